@@ -1,0 +1,322 @@
+"""The ``gamesolve`` command line: one click group; plugins add commands through a hook."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from gamesolve import __version__
+from gamesolve.game.explicit_tree import CompileError
+from gamesolve.game.spec import ParameterError
+from gamesolve.plugins import PluginHost, describe_plugins, local_plugin_paths, make_plugin_manager
+from gamesolve.registry import RegistryError
+from gamesolve.store.zarr_io import StoreError
+
+
+class InputError(click.ClickException):
+    """Bad input from the user: one line on stderr and exit status 2."""
+
+    exit_code = 2
+
+
+USER_ERRORS = (RegistryError, ParameterError, StoreError, CompileError, FileNotFoundError)
+
+
+@functools.lru_cache(maxsize=8)
+def plugin_host(plugins_dirs: tuple[str, ...] = ()) -> PluginHost:
+    """The plugin host for this process (built once per set of local plugin folders)."""
+    host = make_plugin_manager(plugins_dirs=plugins_dirs, warn=False)
+    for name, message in host.failures:
+        click.echo(f"warning: plugin {name!r} skipped: {message}", err=True)
+    return host
+
+
+def host_from(ctx: click.Context) -> PluginHost:
+    root = ctx.find_root()
+    dirs = tuple(str(p) for p in (root.params.get("plugins_dir") or ()))
+    return plugin_host(dirs)
+
+
+class GamesolveGroup(click.Group):
+    """Adds plugin commands lazily and prints usage errors as one line with exit status 2."""
+
+    _plugin_commands_added: set[tuple[str, ...]] = set()
+
+    def _add_plugin_commands(self, ctx: click.Context) -> None:
+        dirs = tuple(str(p) for p in (ctx.params.get("plugins_dir") or ()))
+        if dirs in self._plugin_commands_added:
+            return
+        self._plugin_commands_added.add(dirs)
+        plugin_host(dirs).pm.hook.gamesolve_register_commands(cli=self)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._add_plugin_commands(ctx)
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str):
+        command = super().get_command(ctx, cmd_name)
+        if command is None:
+            self._add_plugin_commands(ctx)
+            command = super().get_command(ctx, cmd_name)
+        return command
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(2)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except (click.exceptions.Abort, KeyboardInterrupt):
+            click.echo("Aborted.", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+@click.group(cls=GamesolveGroup)
+@click.version_option(__version__, prog_name="gamesolve")
+@click.option(
+    "--plugins-dir",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Load a plugin file or folder without installing it (repeatable; also $GAMESOLVE_PLUGINS_DIR).",
+)
+def cli(plugins_dir):
+    """Solve and play imperfect-information games with the CFR family."""
+    for path in local_plugin_paths(plugins_dir):
+        if not path.exists():
+            raise InputError(f"no plugin file or folder at {path}")
+
+
+def emit(result: dict[str, Any], as_json: bool, summary: list[str]) -> None:
+    """Print a readable summary, or (``--json``) one JSON object as the last stdout line."""
+    if as_json:
+        click.echo(json.dumps(result, default=_jsonable, sort_keys=True))
+    else:
+        for line in summary:
+            click.echo(line)
+
+
+def _jsonable(value):
+    if hasattr(value, "item"):
+        return value.item()
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"not JSON serialisable: {value!r}")
+
+
+def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
+    params = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InputError(f"--param expects KEY=VALUE, got {pair!r}")
+        params[key.strip().replace("-", "_")] = value.strip()
+    return params
+
+
+def make_game(host: PluginHost, name: str, players: int | None, params: dict[str, str]):
+    try:
+        spec = host.games.get(name)
+        return spec, spec.create(players, **params)
+    except (RegistryError, ParameterError) as exc:
+        raise InputError(str(exc)) from None
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def games(ctx, as_json):
+    """List the games the installed plugins provide."""
+    host = host_from(ctx)
+    rows = [
+        {
+            "name": spec.name,
+            "players": [spec.min_players, spec.max_players],
+            "description": spec.description,
+            "plugin": host.games.owner(spec.name),
+            "parameters": {k: p.default for k, p in spec.parameters.items()},
+        }
+        for spec in host.games
+    ]
+    lines = [f"{r['name']:<10} {r['players'][0]}-{r['players'][1]} players  {r['description']}  [{r['plugin']}]" for r in rows]
+    emit({"games": rows}, as_json, lines or ["no games installed (install gamesolve-kuhn, gamesolve-leduc, ...)"])
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def plugins(ctx, as_json):
+    """List loaded plugins and the hooks each implements (and any that failed to load)."""
+    host = host_from(ctx)
+    rows = describe_plugins(host)
+    lines = [f"{name}: {', '.join(hooks) or '-'}" for name, hooks in rows]
+    lines += [f"FAILED {name}: {why}" for name, why in host.failures]
+    emit({"plugins": [{"name": n, "hooks": h} for n, h in rows], "failures": host.failures}, as_json, lines)
+
+
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game name (see `gamesolve games`).")
+@click.option("--algo", default=None, help="Solver (cfr, cfr+, lcfr, dcfr, ...); default: the game's.")
+@click.option("--iterations", type=str, default=None, help="Number of iterations.")
+@click.option("--minutes", type=str, default=None, help="Wall-clock budget (sampling solvers).")
+@click.option("--players", type=str, default=None, help="Number of players.")
+@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
+@click.option("--out", type=click.Path(path_type=Path), default=None, help="Write the strategy to this zarr store.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--threads", type=int, default=1, show_default=True, help="Worker threads (sampling solvers).")
+@click.option("--resume", is_flag=True, help="Continue from the checkpoint in --out.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
+@click.pass_context
+def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed, threads, resume, as_json):
+    """Compute a strategy for a game and report how close to equilibrium it is."""
+    from gamesolve.progress import BarProgress
+    from gamesolve.solve.spec import SolveRequest
+
+    host = host_from(ctx)
+    spec, game = make_game(host, game_name, players, parse_params(params))
+    algo = algo or spec.default_algo
+    try:
+        solver = host.solvers.get(algo)
+    except RegistryError as exc:
+        raise InputError(str(exc)) from None
+    if not solver.supports(spec):
+        raise InputError(f"solver {algo!r} cannot solve {spec.name}")
+    n_iter = _positive(iterations, "iterations", int)
+    n_min = _positive(minutes, "minutes", float)
+    if threads < 1:
+        raise InputError(f"--threads must be at least 1, got {threads}")
+    if resume and out is None:
+        raise InputError("--resume needs --out PATH (the checkpoint to continue)")
+    request = SolveRequest(
+        game_spec=spec, game=game, algo=algo, iterations=n_iter, minutes=n_min, seed=seed,
+        out=out, threads=threads, resume=resume,
+    )  # fmt: skip
+    try:
+        with BarProgress(quiet=as_json) as progress:
+            result = solver.run(request, progress)
+    except USER_ERRORS as exc:
+        raise InputError(str(exc)) from None
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    emit(result, as_json, summary_lines(result))
+
+
+def _positive(raw: str | None, name: str, kind):
+    if raw is None:
+        return None
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise InputError(f"--{name} must be a positive number, got {raw!r}") from None
+    if not value > 0 or (isinstance(value, float) and not math.isfinite(value)):
+        raise InputError(f"--{name} must be positive, got {raw}")
+    return value
+
+
+def summary_lines(result: dict[str, Any]) -> list[str]:
+    """A readable summary of a solve or evaluation result."""
+    lines = [f"game        {result['game']} ({result['players']} players)"]
+    if "algo" in result:
+        lines.append(f"algorithm   {result['algo']}, {result.get('iterations', 0):,} iterations in {result.get('seconds', 0):.2f} s")
+    if "nash_conv" in result:
+        lines.append(f"NashConv    {result['nash_conv']:.6g}")
+        lines.append(f"exploitability {result['exploitability']:.6g}  (NashConv / players)")
+        lines.append(f"game value  {result['game_value']:+.6f}  (player 0, average policy)")
+    for extra in result.get("summary", []):
+        lines.append(extra)
+    if "store" in result:
+        lines.append(f"store       {result['store']}")
+    return lines
+
+
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game name.")
+@click.option("--store", "store_path", required=True, type=click.Path(path_type=Path), help="Policy store.")
+@click.option("--players", type=str, default=None, help="Number of players (default: the store's).")
+@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (default: the store's).")
+@click.option("--policy", type=click.Choice(["average", "current"]), default="average", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
+@click.pass_context
+def exploitability(ctx, game_name, store_path, players, params, policy, as_json):
+    """Exact NashConv and exploitability of a stored policy (best response for every player)."""
+    from gamesolve.evaluate.best_response import TreeEvaluator
+    from gamesolve.game.compile import compiled_tree
+    from gamesolve.solve.tabular import evaluation_fields
+    from gamesolve.store.policy_store import read_policy
+
+    host = host_from(ctx)
+    try:
+        host.games.get(game_name)
+        store = read_policy(store_path)
+    except (RegistryError, StoreError) as exc:
+        raise InputError(str(exc)) from None
+    if store.game != game_name:
+        raise InputError(f"{store_path} holds a strategy for {store.game}, not {game_name}")
+    stored = {k: str(v) for k, v in store.params.items() if k != "players"}
+    stored.update(parse_params(params))
+    spec, game = make_game(host, game_name, players or store.params.get("players"), stored)
+    try:
+        tree = compiled_tree(game, host.pm)
+        evaluation = TreeEvaluator(tree).evaluate(store.policy_for(tree, policy))
+    except USER_ERRORS as exc:
+        raise InputError(str(exc)) from None
+    result = {
+        "game": game.name,
+        "params": dict(game.params),
+        "players": game.num_players,
+        "algo": store.attrs.get("algo"),
+        "iterations": store.attrs.get("iterations"),
+        "seconds": store.attrs.get("seconds"),
+        "policy": policy,
+        "store": str(store_path),
+        **evaluation_fields(evaluation),
+    }
+    emit(result, as_json, summary_lines(result))
+
+
+@cli.group()
+def cache():
+    """Manage gamesolve's caches."""
+
+
+@cache.command("clear")
+def cache_clear():
+    """Delete numba's compiled-kernel cache for this version of gamesolve."""
+    import os
+
+    folder = Path(os.environ["NUMBA_CACHE_DIR"])
+    if folder.exists():
+        shutil.rmtree(folder)
+    click.echo(f"cleared {folder}")
+
+
+@cli.command()
+@click.argument("what", type=click.Choice(["cfr"]), default="cfr")
+@click.option("--game", "game_name", default="leduc", show_default=True)
+@click.option("--iterations", type=int, default=200, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def bench(ctx, what, game_name, iterations, as_json):
+    """Benchmark gamesolve against open-spiel side by side (needs open-spiel installed)."""
+    from gamesolve.bench import bench_cfr
+
+    host = host_from(ctx)
+    spec, game = make_game(host, game_name, None, {})
+    try:
+        result = bench_cfr(game, iterations)
+    except ImportError as exc:
+        raise InputError(f"the benchmark needs open-spiel: pip install open-spiel ({exc})") from None
+    lines = [f"{k:<28} {v:,.6g}" if isinstance(v, float) else f"{k:<28} {v}" for k, v in result.items()]
+    emit(result, as_json, lines)

@@ -1,0 +1,10 @@
+"""The core's own solvers, registered through the plugin hooks like any plugin's."""
+
+from gamesolve.hookspecs import hookimpl
+from gamesolve.solve.tabular import tabular_solver_specs
+
+
+@hookimpl
+def gamesolve_register_solvers(register):
+    for spec in tabular_solver_specs():
+        register(spec)

@@ -1,0 +1,60 @@
+"""What a solver plugin registers, and what the ``solve`` command hands it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from gamesolve.game.spec import GameSpec
+from gamesolve.game.state import Game
+
+
+@attrs.frozen
+class SolveRequest:
+    """Everything ``gamesolve solve`` was asked, validated.
+
+    ``iterations`` or ``minutes`` bounds the run (a solver may require one of them).
+    """
+
+    game_spec: GameSpec
+    game: Game
+    algo: str
+    iterations: int | None = None
+    minutes: float | None = None
+    seed: int = 0
+    out: Path | None = None
+    threads: int = 1
+    resume: bool = False
+    options: dict[str, Any] = attrs.field(factory=dict)
+
+
+class Progress:
+    """What a solver reports progress to; the CLI shows it as a bar."""
+
+    def start(self, total: float, unit: str, description: str) -> None:  # pragma: no cover - interface
+        pass
+
+    def advance(self, amount: float, **fields: Any) -> None:  # pragma: no cover - interface
+        pass
+
+    def note(self, message: str) -> None:  # pragma: no cover - interface
+        pass
+
+
+@attrs.frozen
+class SolverSpec:
+    """A registered solver.
+
+    ``run(request, progress)`` returns a JSON-serialisable result dict with at least
+    ``game``, ``players``, ``algo``, ``iterations``, ``seconds`` and, where it can be
+    computed exactly, ``nash_conv``, ``exploitability`` and ``game_value``; plus
+    ``store`` if one was written. ``supports(game_spec)`` says whether it can solve a game.
+    """
+
+    name: str
+    run: Callable[[SolveRequest, Progress], dict[str, Any]]
+    description: str = ""
+    supports: Callable[[GameSpec], bool] = lambda spec: True

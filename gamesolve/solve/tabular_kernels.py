@@ -1,0 +1,149 @@
+"""Numba kernels of the tabular CFR family over an :class:`~gamesolve.game.explicit_tree.ExplicitTree`.
+
+One parameterised kernel covers vanilla CFR, CFR+, Linear CFR and Discounted CFR
+(Brown & Sandholm 2019, "Solving Imperfect-Information Games via Discounted Regret
+Minimization"): regret matching or regret matching+, regret discounting by
+``t^alpha / (t^alpha + 1)`` (positive) and ``t^beta / (t^beta + 1)`` (negative), and
+average-strategy weight ``t^gamma``. Updates alternate between players, as open-spiel does.
+
+Each player's update is three flat loops over the preorder arrays (forward reach,
+backward values, regret/average update), branch-light and recursion-free.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def regret_matching(regrets, slot_start, strategy, first, last):
+    """Write into ``strategy`` the regret-matching policy of infosets ``first..last-1``."""
+    for i in range(first, last):
+        s0 = slot_start[i]
+        s1 = slot_start[i + 1]
+        total = 0.0
+        for s in range(s0, s1):
+            if regrets[s] > 0.0:
+                total += regrets[s]
+        if total > 0.0:
+            for s in range(s0, s1):
+                strategy[s] = regrets[s] / total if regrets[s] > 0.0 else 0.0
+        else:
+            u = 1.0 / (s1 - s0)
+            for s in range(s0, s1):
+                strategy[s] = u
+
+
+@njit(cache=True)
+def forward_reach(parent, edge_w, edge_player, W, player, own, others):
+    """Reach probabilities in preorder: ``own`` (player's own actions) and ``others``
+    (chance and every other player), so that ``own * others`` is the full reach."""
+    own[0] = 1.0
+    others[0] = 1.0
+    for c in range(1, parent.shape[0]):
+        par = parent[c]
+        x = W[edge_w[c]]
+        if edge_player[c] == player:
+            own[c] = own[par] * x
+            others[c] = others[par]
+        else:
+            own[c] = own[par]
+            others[c] = others[par] * x
+
+
+@njit(cache=True)
+def backward_values(parent, edge_w, W, utility_p, value):
+    """Expected value of every node for one player under the weights ``W``.
+
+    Reverse preorder: a node's subtree is complete when it is reached, so its value can
+    be added to its parent's. Terminal values come from ``utility_p``.
+    """
+    n = parent.shape[0]
+    for c in range(n):
+        value[c] = utility_p[c]
+    for c in range(n - 1, 0, -1):
+        value[parent[c]] += W[edge_w[c]] * value[c]
+
+
+@njit(cache=True)
+def cfr_run(
+    parent,
+    edge_w,
+    edge_player,
+    child_start,
+    child_list,
+    utility_t,
+    player_nodes_start,
+    player_nodes,
+    player_infosets_start,
+    player_infosets,
+    infoset_first_node,
+    slot_start,
+    n_slots,
+    W,
+    regrets,
+    avg,
+    t_first,
+    t_last,
+    rm_plus,
+    alpha,
+    beta,
+    gamma,
+    discount,
+    own,
+    others,
+    value,
+):
+    """Run iterations ``t_first..t_last`` (1-based) of the parameterised CFR family.
+
+    ``W[:n_slots]`` holds the current strategy; ``W[n_slots:]`` the fixed 1 and chance
+    probabilities. Regrets and averages are slot-indexed and updated in place.
+    """
+    n_players = utility_t.shape[0]
+    n_infosets = slot_start.shape[0] - 1
+    for t in range(t_first, t_last + 1):
+        weight = float(t) ** gamma
+        if discount:
+            ta = float(t) ** alpha
+            tb = float(t) ** beta
+            pos_d = ta / (ta + 1.0)
+            neg_d = tb / (tb + 1.0)
+        for p in range(n_players):
+            # Alternating updates: every player's policy reflects the regrets so far.
+            regret_matching(regrets, slot_start, W, 0, n_infosets)
+            forward_reach(parent, edge_w, edge_player, W, p, own, others)
+            backward_values(parent, edge_w, W, utility_t[p], value)
+            for j in range(player_nodes_start[p], player_nodes_start[p + 1]):
+                node = player_nodes[j]
+                cf = others[node]
+                if cf == 0.0:
+                    continue
+                v = value[node]
+                s = edge_w[child_list[child_start[node]]]
+                for k in range(child_start[node], child_start[node + 1]):
+                    regrets[s] += cf * (value[child_list[k]] - v)
+                    s += 1
+            for j in range(player_infosets_start[p], player_infosets_start[p + 1]):
+                info = player_infosets[j]
+                reach = own[infoset_first_node[info]] * weight
+                for s in range(slot_start[info], slot_start[info + 1]):
+                    avg[s] += reach * W[s]
+                    r = regrets[s]
+                    if rm_plus and r < 0.0:
+                        regrets[s] = 0.0
+                    elif discount:
+                        regrets[s] = r * (pos_d if r > 0.0 else neg_d)
+
+
+@njit(cache=True)
+def normalise(avg, slot_start, out):
+    """Per-infoset normalisation of accumulated weights; uniform where all are zero."""
+    for i in range(slot_start.shape[0] - 1):
+        s0 = slot_start[i]
+        s1 = slot_start[i + 1]
+        total = 0.0
+        for s in range(s0, s1):
+            total += avg[s]
+        for s in range(s0, s1):
+            out[s] = avg[s] / total if total > 0.0 else 1.0 / (s1 - s0)

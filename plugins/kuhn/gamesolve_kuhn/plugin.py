@@ -1,0 +1,19 @@
+"""Registers Kuhn poker with gamesolve."""
+
+from gamesolve import hookimpl
+from gamesolve.game import GameSpec, Parameter
+from gamesolve_kuhn.game import KuhnGame
+
+
+@hookimpl
+def gamesolve_register_games(register):
+    register(
+        GameSpec(
+            name="kuhn",
+            factory=KuhnGame,
+            description="Kuhn poker: N+1 cards, one card each, one betting round (open-spiel kuhn_poker)",
+            parameters={"players": Parameter(2, "number of players", int, 2, 10)},
+            min_players=2,
+            max_players=10,
+        )
+    )

@@ -1,0 +1,177 @@
+"""Leduc poker for N >= 2 players, move for move as open-spiel's ``leduc_poker``.
+
+The deck has two suits of N + 1 ranks (card ``c`` has rank ``c // 2``). Each player antes 1
+and gets one private card (chance deals player 0 first). Two betting rounds, the second
+after one public card; raises are 2 chips in round 1 and 4 in round 2, at most 2 raises a
+round; player 0 (or the next player still in) acts first in each round. Actions: 0 = fold
+(only when facing a bet), 1 = check/call, 2 = raise. At showdown a private card that pairs
+the board beats any unpaired hand, otherwise the higher rank wins; ties split the pot.
+"""
+
+from __future__ import annotations
+
+from gamesolve.game import CHANCE, TERMINAL, Game, State
+
+FOLD, CALL, RAISE = 0, 1, 2
+ACTION_NAMES = ("fold", "call", "raise")
+ANTE = 1
+RAISE_AMOUNTS = (2, 4)
+MAX_RAISES = 2
+
+
+class LeducGame(Game):
+    name = "leduc"
+
+    def __init__(self, players: int = 2):
+        super().__init__(players)
+        self.deck_size = 2 * (players + 1)
+
+    def new_initial_state(self) -> LeducState:
+        n = self.num_players
+        return LeducState(
+            n=n,
+            deck_size=self.deck_size,
+            private=(),
+            public=-1,
+            round=0,
+            folded=(False,) * n,
+            bets=(ANTE,) * n,
+            to_act=0,
+            raises=0,
+            acted=0,
+            rounds=((), ()),
+        )
+
+
+class LeducState(State):
+    """An immutable Leduc history. ``acted`` counts actions since the last raise/round start."""
+
+    __slots__ = ("n", "deck_size", "private", "public", "round", "folded", "bets", "to_act", "raises", "acted", "rounds")
+
+    def __init__(self, *, n, deck_size, private, public, round, folded, bets, to_act, raises, acted, rounds):
+        self.n = n
+        self.deck_size = deck_size
+        self.private = private
+        self.public = public
+        self.round = round
+        self.folded = folded
+        self.bets = bets
+        self.to_act = to_act
+        self.raises = raises
+        self.acted = acted
+        self.rounds = rounds
+
+    def _replace(self, **changes) -> LeducState:
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return LeducState(**fields)
+
+    def _in_hand(self) -> int:
+        return self.n - sum(self.folded)
+
+    def _dealing(self) -> bool:
+        return len(self.private) < self.n or (self.round == 1 and self.public < 0)
+
+    def _over(self) -> bool:
+        return self._in_hand() == 1 or self.round == 2
+
+    def current_player(self) -> int:
+        if self._over():
+            return TERMINAL
+        if self._dealing():
+            return CHANCE
+        return self.to_act
+
+    def legal_actions(self):
+        if self.current_player() < 0:
+            return []
+        actions = []
+        if self.bets[self.to_act] < max(self.bets):
+            actions.append(FOLD)
+        actions.append(CALL)
+        if self.raises < MAX_RAISES:
+            actions.append(RAISE)
+        return actions
+
+    def chance_outcomes(self):
+        used = set(self.private)
+        left = [c for c in range(self.deck_size) if c not in used and c != self.public]
+        return [(c, 1.0 / len(left)) for c in left]
+
+    def _next_active(self, player: int) -> int:
+        for step in range(1, self.n + 1):
+            p = (player + step) % self.n
+            if not self.folded[p]:
+                return p
+        raise AssertionError("no active player")
+
+    def child(self, action: int) -> LeducState:
+        player = self.current_player()
+        if player == CHANCE:
+            if action not in dict(self.chance_outcomes()):
+                raise ValueError(f"card {action} cannot be dealt here")
+            if len(self.private) < self.n:
+                return self._replace(private=self.private + (action,))
+            return self._replace(public=action, to_act=self._next_active(self.n - 1))
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} is not legal here (legal: {self.legal_actions()})")
+        bets = list(self.bets)
+        folded = list(self.folded)
+        raises, acted = self.raises, self.acted + 1
+        if action == FOLD:
+            folded[player] = True
+        elif action == CALL:
+            bets[player] = max(bets)
+        else:
+            bets[player] = max(bets) + RAISE_AMOUNTS[self.round]
+            raises += 1
+            acted = 1
+        rounds = list(self.rounds)
+        rounds[self.round] = rounds[self.round] + (action,)
+        state = self._replace(
+            folded=tuple(folded), bets=tuple(bets), raises=raises, acted=acted, rounds=tuple(rounds)
+        )
+        active = state._in_hand()
+        if active == 1:
+            return state
+        # The round closes once every player still in has acted since the last raise.
+        top = max(bets)
+        if acted >= active and all(folded[p] or bets[p] == top for p in range(self.n)):
+            return state._replace(round=self.round + 1, raises=0, acted=0, to_act=0)
+        return state._replace(to_act=state._next_active(player))
+
+    def _hand_rank(self, player: int) -> int:
+        rank = self.private[player] // 2
+        board = self.public // 2
+        return 100 + rank if rank == board else rank
+
+    def returns(self):
+        if not self._over():
+            return [0.0] * self.n
+        pot = float(sum(self.bets))
+        alive = [p for p in range(self.n) if not self.folded[p]]
+        if len(alive) > 1:
+            best = max(self._hand_rank(p) for p in alive)
+            alive = [p for p in alive if self._hand_rank(p) == best]
+        share = pot / len(alive)
+        return [(share if p in alive else 0.0) - self.bets[p] for p in range(self.n)]
+
+    def _betting(self) -> str:
+        return "|".join("".join("fcr"[a] for a in r) for r in self.rounds[: self.round + 1])
+
+    def information_state_key(self, player: int) -> str:
+        card = str(self.private[player]) if player < len(self.private) else "?"
+        board = str(self.public) if self.public >= 0 else "?"
+        return f"{card}:{board}:{self._betting()}"
+
+    def public_state_key(self) -> str:
+        board = str(self.public) if self.public >= 0 else "?"
+        return f"{board}:{self._betting()}"
+
+    def action_to_string(self, action: int) -> str:
+        if self.current_player() == CHANCE:
+            return f"deal {action}"
+        return ACTION_NAMES[action]
+
+    def __repr__(self) -> str:
+        return f"LeducState(private={self.private}, public={self.public}, betting={self._betting()!r})"

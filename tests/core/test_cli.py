@@ -1,0 +1,118 @@
+"""The command line: solve, exploitability, games, plugins, and one-line errors for bad input."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from gamesolve import cli as cli_module
+from gamesolve.cli import cli
+
+
+@pytest.fixture
+def run(host, monkeypatch):
+    """Invoke the CLI with the strict test host (toy games registered directly)."""
+    monkeypatch.setattr(cli_module, "plugin_host", lambda dirs=(): host if not dirs else _with_dirs(dirs))
+
+    def invoke(*args):
+        return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def _with_dirs(dirs):
+    import gamesolve_kuhn.plugin
+    import gamesolve_leduc.plugin
+
+    from gamesolve.plugins import make_plugin_manager
+
+    return make_plugin_manager(
+        strict=True, entry_points=False, plugins=[gamesolve_kuhn.plugin, gamesolve_leduc.plugin], plugins_dirs=dirs
+    )
+
+
+def last_json(result):
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_solve_json_reports_the_agreed_keys(run, tmp_path):
+    result = run("solve", "--game", "kuhn", "--algo", "cfr+", "--iterations", "1000", "--out", str(tmp_path / "k.zarr"), "--json")
+    assert result.exit_code == 0, result.output
+    data = last_json(result)
+    assert {"game", "players", "algo", "iterations", "seconds", "nash_conv", "exploitability", "game_value", "store"} <= set(data)
+    assert data["game"] == "kuhn" and data["players"] == 2 and data["iterations"] == 1000
+    assert data["exploitability"] < 1e-4 and data["game_value"] == pytest.approx(-1 / 18, abs=1e-3)
+
+
+def test_exploitability_of_a_store_equals_the_solve_report(run, tmp_path):
+    store = str(tmp_path / "l.zarr")
+    solved = last_json(run("solve", "--game", "leduc", "--algo", "dcfr", "--iterations", "50", "--out", store, "--json"))
+    checked = run("exploitability", "--game", "leduc", "--store", store, "--json")
+    assert checked.exit_code == 0, checked.output
+    assert last_json(checked)["nash_conv"] == pytest.approx(solved["nash_conv"], abs=1e-12)
+
+
+def test_players_option_changes_the_game(run):
+    data = last_json(run("solve", "--game", "kuhn", "--players", "3", "--iterations", "10", "--json"))
+    assert data["players"] == 3 and data["infosets"] == 48
+
+
+def test_readable_summary_without_json(run):
+    result = run("solve", "--game", "kuhn", "--iterations", "20")
+    assert result.exit_code == 0
+    assert "exploitability" in result.stdout and "game value" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["solve", "--game", "chess", "--iterations", "5"], "unknown game 'chess'"),
+        (["solve", "--game", "kuhn", "--algo", "magic", "--iterations", "5"], "unknown solver 'magic'"),
+        (["solve", "--game", "kuhn", "--players", "1", "--iterations", "5"], "2 to 10 players"),
+        (["solve", "--game", "kuhn", "--iterations", "0"], "must be positive"),
+        (["solve", "--game", "kuhn", "--iterations", "-3"], "must be positive"),
+        (["solve", "--game", "kuhn", "--iterations", "many"], "positive number"),
+        (["solve", "--game", "kuhn"], "needs --iterations"),
+        (["solve", "--game", "kuhn", "--iterations", "5", "--param", "deck=3"], "no parameter 'deck'"),
+        (["exploitability", "--game", "kuhn", "--store", "/nonexistent/x.zarr"], "no policy store"),
+        (["solve", "--iterations", "5"], "Missing option '--game'"),
+    ],
+)
+def test_bad_input_gets_one_line_and_status_2(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
+
+
+def test_store_of_another_game_is_refused(run, tmp_path):
+    store = str(tmp_path / "k.zarr")
+    run("solve", "--game", "kuhn", "--iterations", "5", "--out", store)
+    result = run("exploitability", "--game", "leduc", "--store", store)
+    assert result.exit_code == 2 and "holds a strategy for kuhn, not leduc" in result.stderr
+
+
+def test_foreign_folder_is_not_a_store(run, tmp_path):
+    (tmp_path / "junk").mkdir()
+    result = run("exploitability", "--game", "kuhn", "--store", str(tmp_path / "junk"))
+    assert result.exit_code == 2 and "not a gamesolve policy store" in result.stderr
+
+
+def test_games_lists_registered_games(run):
+    result = run("games")
+    assert "kuhn" in result.stdout and "leduc" in result.stdout
+
+
+def test_plugins_lists_hooks(run):
+    assert "gamesolve_register_games" in run("plugins").stdout
+
+
+def test_plugins_dir_adds_a_local_game(run, example_plugin_path):
+    result = run("--plugins-dir", str(example_plugin_path), "solve", "--game", "biased-rps", "--iterations", "2000", "--json")
+    assert result.exit_code == 0, result.output
+    assert last_json(result)["exploitability"] < 1e-3
+
+
+def test_missing_plugins_dir_is_an_input_error(run):
+    result = run("--plugins-dir", "/nonexistent/plugins", "games")
+    assert result.exit_code == 2 and "no plugin file or folder" in result.stderr
