@@ -8,7 +8,7 @@ from gamesolve_kuhn import KuhnGame
 from gamesolve_leduc import LeducGame
 
 
-@pytest.mark.parametrize("game", [KuhnGame(2), KuhnGame(4), LeducGame(2)], ids=str)
+@pytest.mark.parametrize("game", [KuhnGame(2), KuhnGame(4), LeducGame(2)], ids=lambda g: g.describe())
 def test_toy_games_pass_completely(game):
     assert check_game_conformance(game)["complete"] == 1
 
