@@ -116,12 +116,12 @@ def _jsonable(value):
     raise TypeError(f"not JSON serialisable: {value!r}")
 
 
-def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
+def parse_params(pairs: tuple[str, ...], flag: str = "--param") -> dict[str, str]:
     params = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise InputError(f"--param expects KEY=VALUE, got {pair!r}")
+            raise InputError(f"{flag} expects KEY=VALUE, got {pair!r}")
         params[key.strip().replace("-", "_")] = value.strip()
     return params
 
@@ -177,9 +177,10 @@ def plugins(ctx, as_json):
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--threads", type=int, default=1, show_default=True, help="Worker threads (sampling solvers).")
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in --out.")
+@click.option("--option", "-o", "options", multiple=True, help="Solver option KEY=VALUE (repeatable), e.g. -o prune_threshold=200m.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed, threads, resume, as_json):
+def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed, threads, resume, options, as_json):
     """Compute a strategy for a game and report how close to equilibrium it is."""
     from gamesolve.progress import BarProgress
     from gamesolve.solve.spec import SolveRequest
@@ -201,7 +202,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed,
         raise InputError("--resume needs --out PATH (the checkpoint to continue)")
     request = SolveRequest(
         game_spec=spec, game=game, algo=algo, iterations=n_iter, minutes=n_min, seed=seed,
-        out=out, threads=threads, resume=resume,
+        out=out, threads=threads, resume=resume, options=parse_params(options, "--option"), pm=host.pm,
     )  # fmt: skip
     try:
         with BarProgress(quiet=as_json) as progress:
@@ -320,3 +321,7 @@ def bench(ctx, what, game_name, iterations, as_json):
         raise InputError(f"the benchmark needs open-spiel: pip install open-spiel ({exc})") from None
     lines = [f"{k:<28} {v:,.6g}" if isinstance(v, float) else f"{k:<28} {v}" for k, v in result.items()]
     emit(result, as_json, lines)
+
+
+if __name__ == "__main__":  # python -m gamesolve.cli
+    cli()

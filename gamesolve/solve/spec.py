@@ -29,6 +29,7 @@ class SolveRequest:
     threads: int = 1
     resume: bool = False
     options: dict[str, Any] = attrs.field(factory=dict)
+    pm: Any = None  # the plugin manager, for compile hooks
 
 
 class Progress:

@@ -23,10 +23,12 @@ def evaluation_fields(evaluation) -> dict[str, Any]:
 def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     if request.iterations is None:
         raise ValueError(f"{request.algo} needs --iterations")
+    if request.options:
+        raise ValueError(f"{request.algo} takes no solver options (got {', '.join(sorted(request.options))})")
     config = TABULAR_ALGORITHMS[request.algo]
     game = request.game
     progress.note(f"compiling {game.describe()}")
-    tree = compiled_tree(game)
+    tree = compiled_tree(game, request.pm)
     solver = TabularCFR(tree, config)
     progress.start(request.iterations, "it", f"{config.name} on {game.describe()}")
     started = time.perf_counter()

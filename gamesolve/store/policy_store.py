@@ -104,6 +104,9 @@ def read_policy(path: str | os.PathLike) -> PolicyStore:
     """Read a policy store; :class:`StoreError` if it is missing or not a policy store."""
     group = open_group(path, "policy store")
     meta = dict(group.attrs)
+    if meta.get("format") == "gamesolve.mccfr/1" and "policy" in set(group.group_keys()):
+        group = group["policy"]  # an MCCFR checkpoint store keeps its final policy here
+        meta = dict(group.attrs)
     if meta.get("format") != FORMAT:
         raise StoreError(f"{path} is not a gamesolve policy store (format {meta.get('format')!r})")
     names = set(group.array_keys())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,35 @@ import zarr
 
 class StoreError(ValueError):
     """A store is missing, foreign or inconsistent; the message is fit to show a user."""
+
+
+class QuietGroup:
+    """A read-only zarr group whose listings ignore our plain marker files (zarr warns
+    about any file it does not recognise, such as a checkpoint store's ``LATEST``)."""
+
+    def __init__(self, group: zarr.Group):
+        self._group = group
+
+    def __getattr__(self, name):
+        return getattr(self._group, name)
+
+    def __getitem__(self, key):
+        item = self._group[key]
+        return QuietGroup(item) if isinstance(item, zarr.Group) else item
+
+    def __contains__(self, key) -> bool:
+        return key in set(self.group_keys()) | set(self.array_keys())
+
+    def _quiet(self, method):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return list(method())
+
+    def group_keys(self):
+        return self._quiet(self._group.group_keys)
+
+    def array_keys(self):
+        return self._quiet(self._group.array_keys)
 
 
 @contextlib.contextmanager
@@ -63,6 +93,6 @@ def open_group(path: str | os.PathLike, what: str = "store") -> zarr.Group:
     if not path.exists():
         raise StoreError(f"no {what} at {path}")
     try:
-        return zarr.open_group(str(path), mode="r")
+        return QuietGroup(zarr.open_group(str(path), mode="r"))
     except Exception as exc:  # zarr raises several types for "not a group"
         raise StoreError(f"{path} is not a gamesolve {what} ({type(exc).__name__})") from None

@@ -3,6 +3,7 @@
 from gamesolve import hookimpl
 from gamesolve.game import GameSpec, Parameter
 from gamesolve_kuhn.game import KuhnGame
+from gamesolve_kuhn.poker_tree import kuhn_poker_tree
 
 
 @hookimpl
@@ -17,3 +18,10 @@ def gamesolve_register_games(register):
             max_players=10,
         )
     )
+
+
+@hookimpl
+def gamesolve_compile_game(game, form):
+    if form == "poker_tree" and isinstance(game, KuhnGame):
+        return kuhn_poker_tree(game)
+    return None

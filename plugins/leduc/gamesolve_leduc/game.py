@@ -22,8 +22,15 @@ MAX_RAISES = 2
 class LeducGame(Game):
     name = "leduc"
 
-    def __init__(self, players: int = 2):
-        super().__init__(players)
+    def __init__(self, players: int = 2, abstraction: str = "rank"):
+        from gamesolve_leduc.poker_tree import BUCKETINGS
+
+        if abstraction not in BUCKETINGS:
+            from gamesolve.game import ParameterError
+
+            raise ParameterError(f"unknown Leduc abstraction {abstraction!r} (choose from {', '.join(BUCKETINGS)})")
+        super().__init__(players, {"abstraction": abstraction})
+        self.abstraction = abstraction
         self.deck_size = 2 * (players + 1)
 
     def new_initial_state(self) -> LeducState:

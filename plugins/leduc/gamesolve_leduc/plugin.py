@@ -3,6 +3,7 @@
 from gamesolve import hookimpl
 from gamesolve.game import GameSpec, Parameter
 from gamesolve_leduc.game import LeducGame
+from gamesolve_leduc.poker_tree import BUCKETINGS, leduc_poker_tree
 
 
 @hookimpl
@@ -12,8 +13,20 @@ def gamesolve_register_games(register):
             name="leduc",
             factory=LeducGame,
             description="Leduc poker: 2 suits of N+1 ranks, two betting rounds (open-spiel leduc_poker)",
-            parameters={"players": Parameter(2, "number of players", int, 2, 10)},
+            parameters={
+                "players": Parameter(2, "number of players", int, 2, 10),
+                "abstraction": Parameter(
+                    "rank", f"card abstraction for sampling solvers: {', '.join(BUCKETINGS)}", str
+                ),
+            },
             min_players=2,
             max_players=10,
         )
     )
+
+
+@hookimpl
+def gamesolve_compile_game(game, form):
+    if form == "poker_tree" and isinstance(game, LeducGame):
+        return leduc_poker_tree(game, game.abstraction)
+    return None

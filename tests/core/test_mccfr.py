@@ -1,0 +1,147 @@
+"""External-sampling MCCFR with discounting and pruning (Algorithm 1), checked exactly on Kuhn and Leduc."""
+
+import numpy as np
+import pytest
+
+from gamesolve.evaluate.best_response import TreeEvaluator
+from gamesolve.game.poker_tree import TOY_GAME_MCCFR_DEFAULTS
+from gamesolve.solve import mccfr_kernels as K
+from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
+from gamesolve.solve.schedule import Schedule
+from gamesolve_kuhn import KuhnGame
+from gamesolve_kuhn.poker_tree import kuhn_poker_tree
+from gamesolve_leduc import LeducGame
+from gamesolve_leduc.poker_tree import leduc_poker_tree
+
+
+def toy_config(**overrides):
+    return MCCFRConfig.from_options(TOY_GAME_MCCFR_DEFAULTS, **overrides)
+
+
+def trained(tree, iterations, seed=0, threads=1, **overrides):
+    trainer = MCCFRTrainer(tree, toy_config(**overrides), seed=seed, threads=threads)
+    trainer.run(iterations=iterations)
+    return trainer
+
+
+def exploitability(trainer, explicit_tree, which="average"):
+    return TreeEvaluator(explicit_tree).evaluate(trainer.explicit_policy(explicit_tree, which))
+
+
+@pytest.fixture(scope="module")
+def leduc2_poker():
+    return leduc_poker_tree(LeducGame(2))
+
+
+def test_kuhn_after_100k_iterations_is_nearly_unexploitable(kuhn2_tree):
+    trainer = trained(kuhn_poker_tree(KuhnGame(2)), 100_000)
+    ev = exploitability(trainer, kuhn2_tree)
+    assert ev.exploitability < 5e-3
+    assert ev.game_value == pytest.approx(-1 / 18, abs=5e-3)
+
+
+def test_leduc_converges_with_pruning(leduc2_poker, leduc2_tree):
+    trainer = trained(leduc2_poker, 3_000_000, prune=True)
+    assert exploitability(trainer, leduc2_tree).exploitability < 0.02
+
+
+def test_paper_averaging_also_converges_on_leduc(leduc2_poker, leduc2_tree):
+    trainer = trained(leduc2_poker, 3_000_000, average="pluribus", strategy_interval="100", snapshot_interval="20k", snapshot_start="200k")
+    assert trainer.counters.snapshots > 100 and trainer.phi.sum() > 0
+    assert exploitability(trainer, leduc2_tree).exploitability < 0.1
+
+
+def test_three_player_leduc_nash_conv_decreases_with_iterations(leduc3_tree):
+    tree = leduc_poker_tree(LeducGame(3))
+    trainer = MCCFRTrainer(tree, toy_config(), seed=3)
+    evaluator = TreeEvaluator(leduc3_tree)
+    nash_conv = []
+    for target in (10_000, 100_000, 1_000_000):
+        trainer.run(iterations=target - trainer.counters.iteration)
+        nash_conv.append(evaluator.evaluate(trainer.explicit_policy(leduc3_tree)).nash_conv)
+    assert nash_conv[0] > nash_conv[1] > nash_conv[2]
+
+
+def test_same_seed_single_thread_is_deterministic(leduc2_poker):
+    a, b = trained(leduc2_poker, 20_000, seed=5), trained(leduc2_poker, 20_000, seed=5)
+    assert np.array_equal(a.regrets, b.regrets) and np.array_equal(a.avg, b.avg)
+    assert not np.array_equal(a.regrets, trained(leduc2_poker, 20_000, seed=6).regrets)
+
+
+def test_resuming_from_a_checkpoint_gives_identical_regrets(leduc2_poker):
+    overrides = {"prune_threshold": "10k", "prune_below": "-2000", "discount_interval": "1000", "lcfr_threshold": "30k"}
+    whole = trained(leduc2_poker, 40_000, seed=9, **overrides)
+    first = trained(leduc2_poker, 20_000, seed=9, **overrides)
+    arrays, meta = first.state()
+    second = MCCFRTrainer(leduc2_poker, toy_config(**overrides), seed=9)
+    second.load_state({k: np.array(v) for k, v in arrays.items()}, meta)
+    second.run(iterations=20_000)
+    assert second.counters.iteration == 40_000
+    assert np.array_equal(whole.regrets, second.regrets)
+    assert np.array_equal(whole.avg, second.avg)
+
+
+def test_regrets_are_int32_and_respect_the_floor(leduc2_poker):
+    trainer = trained(leduc2_poker, 50_000, regret_floor="-5000", prune_below="-4000")
+    assert trainer.regrets.dtype == np.int32
+    assert trainer.regrets[: trainer.used].min() >= -5000
+
+
+def test_pruning_skips_work_on_very_negative_actions(leduc2_poker):
+    plain = trained(leduc2_poker, 200_000, prune=False, prune_below="-2000", prune_threshold="1000", seed=1)
+    pruned = trained(leduc2_poker, 200_000, prune=True, prune_below="-2000", prune_threshold="1000", seed=1)
+    assert pruned.counters.nodes_visited < 0.9 * plain.counters.nodes_visited
+
+
+def test_rows_are_allocated_only_when_first_reached():
+    tree = leduc_poker_tree(LeducGame(3))
+    trainer = MCCFRTrainer(tree, toy_config(), seed=0)
+    first_round = (tree.node_kind == 0) & (tree.node_round == 0)
+    assert (trainer.node_offset[first_round] >= 0).all()  # the first round up front
+    assert (trainer.node_offset[~first_round] < 0).all()
+    trainer.run(iterations=10)
+    allocated = (trainer.node_offset >= 0) & ~first_round
+    assert 0 < allocated.sum() < (~first_round & (tree.node_kind == 0)).sum()
+    report = trainer.memory_report()
+    assert report["allocated_infoset_actions"] < tree.row_sizes().sum()
+
+
+def test_linear_discount_fires_every_interval_until_the_threshold(leduc2_poker):
+    trainer = trained(leduc2_poker, 10_000, discount_interval="1000", lcfr_threshold="5000")
+    assert trainer.counters.discounts == 5
+
+
+def test_discount_kernel_scales_regrets_and_averages():
+    regrets = np.array([10, -7, 3, 99], dtype=np.int32)
+    phi, avg = np.array([2.0], dtype=np.float32), np.array([4.0, 8.0], dtype=np.float32)
+    K.discount(regrets, 3, phi, avg, 0.5)
+    assert regrets.tolist() == [5, -3, 2, 99] and phi[0] == 1.0 and avg.tolist() == [2.0, 4.0]
+
+
+def test_two_threads_share_the_tables_and_converge(leduc2_poker, leduc2_tree):
+    trainer = trained(leduc2_poker, 2_000_000, threads=2)
+    assert trainer.counters.iteration == 2_000_000
+    assert exploitability(trainer, leduc2_tree).exploitability < 0.03
+
+
+def test_update_strategy_counts_first_round_actions(leduc2_poker):
+    trainer = trained(leduc2_poker, 1_000, average="pluribus", strategy_interval="10")
+    # 100 UPDATE-STRATEGY passes for each of 2 players; each counts one action per own node reached.
+    assert trainer.phi.sum() >= 200
+
+
+@pytest.mark.parametrize("text, iterations, minutes", [("10000", 10000, None), ("10k", 10000, None), ("2M", 2_000_000, None), ("10m", None, 10.0), ("30s", None, 0.5), ("2h", None, 120.0), ("off", None, None)])
+def test_schedules_parse_iterations_or_time(text, iterations, minutes):
+    schedule = Schedule.parse(text)
+    assert (schedule.iterations, schedule.minutes) == (iterations, minutes)
+    assert Schedule.parse(str(schedule)) == schedule
+
+
+def test_bad_schedule_is_refused():
+    with pytest.raises(ValueError, match="not a schedule"):
+        Schedule.parse("ten minutes")
+
+
+def test_unknown_option_is_refused():
+    with pytest.raises(ValueError, match="unknown MCCFR option"):
+        MCCFRConfig.from_options({}, prune_treshold="1")
