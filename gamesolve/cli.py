@@ -193,7 +193,8 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed,
     except RegistryError as exc:
         raise InputError(str(exc)) from None
     if not solver.supports(spec):
-        raise InputError(f"solver {algo!r} cannot solve {spec.name}")
+        hint = " (its game tree is too large for tabular solvers; try --algo mccfr-p)" if not spec.tabular else ""
+        raise InputError(f"solver {algo!r} cannot solve {spec.name}{hint}")
     n_iter = _positive(iterations, "iterations", int)
     n_min = _positive(minutes, "minutes", float)
     if threads < 1:

@@ -54,6 +54,7 @@ class GameSpec:
     min_players: int = 2
     max_players: int = 2
     default_algo: str = "cfr+"
+    tabular: bool = True  # small enough for the explicit-tree (tabular) solvers
 
     def resolve(self, players: int | None = None, **raw: Any) -> dict[str, Any]:
         """Validate and complete parameters; raise :class:`ParameterError` on bad input."""

@@ -26,7 +26,8 @@ def poker_tree_of(request: SolveRequest):
         raise ValueError("MCCFR needs the plugin manager to compile the game")
     tree = request.pm.hook.gamesolve_compile_game(game=request.game, form="poker_tree")
     if tree is None:
-        raise ValueError(f"{request.game.name} has no poker-tree form; use a tabular solver (cfr, cfr+, lcfr, dcfr)")
+        hint = "; use a tabular solver (cfr, cfr+, lcfr, dcfr)" if request.game_spec.tabular else ""
+        raise ValueError(f"{request.game.name} has no poker-tree form for sampling solvers{hint}")
     return tree
 
 

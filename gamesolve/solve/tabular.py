@@ -68,6 +68,7 @@ def tabular_solver_specs() -> list[SolverSpec]:
             name=name,
             run=run_tabular,
             description=f"tabular {name.upper()} over the explicit game tree (alternating updates)",
+            supports=lambda spec: spec.tabular,
         )
         for name in TABULAR_ALGORITHMS
     ]
