@@ -177,10 +177,11 @@ def plugins(ctx, as_json):
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--threads", type=int, default=1, show_default=True, help="Worker threads (sampling solvers).")
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in --out.")
+@click.option("--preset", default=None, help="Abstraction preset, for games that need one (nlth: tiny, small, pluribus).")
 @click.option("--option", "-o", "options", multiple=True, help="Solver option KEY=VALUE (repeatable), e.g. -o prune_threshold=200m.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed, threads, resume, options, as_json):
+def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed, threads, resume, preset, options, as_json):
     """Compute a strategy for a game and report how close to equilibrium it is."""
     from gamesolve.progress import BarProgress
     from gamesolve.solve.spec import SolveRequest
@@ -203,7 +204,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed,
         raise InputError("--resume needs --out PATH (the checkpoint to continue)")
     request = SolveRequest(
         game_spec=spec, game=game, algo=algo, iterations=n_iter, minutes=n_min, seed=seed,
-        out=out, threads=threads, resume=resume, options=parse_params(options, "--option"), pm=host.pm,
+        out=out, threads=threads, resume=resume, options=parse_params(options, "--option"), preset=preset, pm=host.pm,
     )  # fmt: skip
     try:
         with BarProgress(quiet=as_json) as progress:
@@ -286,6 +287,48 @@ def exploitability(ctx, game_name, store_path, players, params, policy, as_json)
         **evaluation_fields(evaluation),
     }
     emit(result, as_json, summary_lines(result))
+
+
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game name (see `gamesolve games`).")
+@click.option("--agents", "agent_list", required=True, help="Comma-separated agents, one per seat: NAME or NAME:KEY=VALUE[:KEY=VALUE].")
+@click.option("--hands", type=str, default="1000", show_default=True, help="Hands to play (rounded up to whole duplicate deals).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deals and agents).")
+@click.option("--players", type=str, default=None, help="Number of players (default: the number of agents).")
+@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
+@click.option("--hh", "hh_path", type=click.Path(path_type=Path), default=None, help="Write hand histories here (NLTH: PHH; PATH.phhs = one file, else a folder).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
+@click.pass_context
+def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, as_json):
+    """Play agents against each other with duplicate dealing and report win rates (mbb/game for poker)."""
+    from gamesolve.evaluate.match import MatchError, make_agents, play_match
+    from gamesolve.progress import BarProgress
+
+    host = host_from(ctx)
+    texts = [t.strip() for t in agent_list.split(",")]
+    if not all(texts):
+        raise InputError(f"--agents expects a comma-separated list of agent names, got {agent_list!r}")
+    n_hands = _positive(hands, "hands", int)
+    if players is not None:
+        count = _positive(players, "players", int)
+        if count != len(texts):
+            raise InputError(f"--players {count} needs {count} agents, got {len(texts)} ({agent_list})")
+    spec, game = make_game(host, game_name, players if players is not None else len(texts), parse_params(params))
+    if hh_path is not None and host.pm.hook.gamesolve_write_hand_histories(game=game, hands=[], path=hh_path) is None:
+        raise InputError(f"no plugin writes hand histories for {game.name}")
+    try:
+        agents, names = make_agents(host.agents, game, texts, seed)
+        with BarProgress(quiet=as_json) as progress:
+            result = play_match(game, agents, n_hands, seed=seed, names=names, progress=progress, keep_hands=hh_path is not None)
+    except (RegistryError, MatchError) as exc:
+        raise InputError(str(exc)) from None
+    report = result.as_dict()
+    lines = result.summary_lines()
+    if hh_path is not None:
+        written = host.pm.hook.gamesolve_write_hand_histories(game=game, hands=result.records, path=hh_path)
+        report["hand_histories"] = {"path": str(hh_path), "hands": written}
+        lines.append(f"hand histories  {written:,} hands -> {hh_path}")
+    emit(report, as_json, lines)
 
 
 @cli.group()

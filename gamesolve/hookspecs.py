@@ -50,12 +50,42 @@ def gamesolve_register_commands(cli):
 
 
 @hookspec(firstresult=True)
-def gamesolve_compile_game(game, form):
+def gamesolve_compile_game(game, form, options):
     """Compile ``game`` to a compiled ``form`` faster than the generic compiler can.
 
     :param game: a :class:`gamesolve.game.Game` instance.
     :param form: the name of the compiled form wanted (``"explicit_tree"`` or
         ``"poker_tree"``).
+    :param options: a dict of compile options, e.g. ``{"preset": "tiny"}`` (an abstraction
+        preset for games that need one); implementations may ignore it.
     :return: the compiled object, or ``None`` to let another plugin (or the core's
         generic compiler) handle it.
+    """
+
+
+@hookspec(firstresult=True)
+def gamesolve_write_hand_histories(game, hands, path):
+    """Write the hands of a match as hand histories (``gamesolve match --hh PATH``).
+
+    :param game: the :class:`gamesolve.game.Game` the hands were played in.
+    :param hands: a sequence of :class:`gamesolve.evaluate.match.HandRecord` (hand number,
+        deal, rotation, agent name per seat, terminal state, returns). May be empty: the
+        host calls the hook once with no hands before a match to learn whether any plugin
+        writes this game, and a writer then returns ``0`` without touching ``path``.
+    :param path: a :class:`pathlib.Path` to write to (its meaning, file or folder, is the
+        writer's; the NLTH plugin writes PHH).
+    :return: the number of hands written, or ``None`` when the plugin does not write this
+        game (another plugin may).
+    """
+
+
+@hookspec(firstresult=True)
+def gamesolve_summarize_strategy(game, tree, rows, node_offset):
+    """Describe a trained poker-tree strategy the way a player of the game would.
+
+    :param game: the :class:`gamesolve.game.Game` trained.
+    :param tree: its :class:`gamesolve.game.poker_tree.PokerTree`.
+    :param rows: the strategy's probabilities in table layout.
+    :param node_offset: first table entry of each public node (-1 where never reached).
+    :return: a dict with ``"summary"`` (lines to print) and any JSON-able figures, or None.
     """

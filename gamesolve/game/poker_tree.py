@@ -47,6 +47,13 @@ class PokerTree:
     node_keys: tuple[str, ...] = ()  # the public betting key of each node (for mapping)
     locate: Callable[[str], tuple[int, int]] | None = None  # explicit infoset key -> (node, bucket)
     mccfr_defaults: dict[str, Any] = attrs.field(factory=dict)  # the game's default MCCFR options
+    # For games whose deals cannot be listed (hold'em): ``deal_source(seed, first, count)``
+    # returns ``(buckets int32[count, P, R], ranks int32[count, P])`` for iterations
+    # ``first .. first + count - 1``, deterministically; one deal serves every traverser of an
+    # iteration. ``deal_buckets``/``deal_rank`` then only give the shapes.
+    deal_source: Callable[[int, int, int], tuple[np.ndarray, np.ndarray]] | None = None
+    default_minutes: float | None = None  # training time when neither iterations nor minutes are given
+    describe: str = ""  # one line naming the abstraction
 
     @property
     def num_nodes(self) -> int:

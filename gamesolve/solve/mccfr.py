@@ -126,7 +126,8 @@ class MCCFRTrainer:
         self.snap_sum = np.zeros(self.capacity, dtype=np.float32)
         self.phi = np.zeros(self.round0_size, dtype=np.float32)
         sampled = config.average == "sampled"
-        self.avg = np.zeros(self.capacity if sampled else 0, dtype=np.float32)
+        # float64: after tens of millions of iterations a float32 sum stops absorbing increments.
+        self.avg = np.zeros(self.capacity if sampled else 0, dtype=np.float64)
         self.used = self.round0_size
         self.res_next = np.zeros(self.threads, dtype=np.int64)
         self.res_end = np.zeros(self.threads, dtype=np.int64)
@@ -183,20 +184,28 @@ class MCCFRTrainer:
             self._st_node, self._st_k, self._st_row, self._st_val, self._st_sig, self._st_expl,
             self._visited,
         )  # fmt: skip
+        sequential = tree.deal_source is not None
+        if sequential:
+            # One generated deal per iteration, numbered by iteration so that results do not
+            # depend on how the run was cut into batches.
+            buckets, ranks = tree.deal_source(self.seed, self.counters.iteration, n)
+            args = args[:9] + (buckets, ranks) + args[11:]
+            self._deal_cursor[:] = t_start - self.counters.iteration
+            self._deal_end[:] = self._deal_cursor + left
         while left.sum() > 0:
             self._refill()
             t_start[:] = t_start + done
             done[:] = 0
             if self.threads == 1:
                 got = K.run_thread(
-                    0, left[0], tree.num_players, prune_active, c.prune_probability, False,
+                    0, left[0], tree.num_players, prune_active, c.prune_probability, sequential,
                     self._deal_cursor, self._deal_end, *args,
                 )  # fmt: skip
                 done[0] = got
             else:
                 numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
                 K.run_threads(
-                    self.threads, left, done, tree.num_players, prune_active, c.prune_probability, False,
+                    self.threads, left, done, tree.num_players, prune_active, c.prune_probability, sequential,
                     self._deal_cursor, self._deal_end, *args,
                 )  # fmt: skip
             left -= done
@@ -409,7 +418,7 @@ class MCCFRTrainer:
         if self.counters.snapshots > 0:
             table_bytes += later * 4  # snapshot sums of the later rounds
         if len(self.avg):
-            table_bytes += actions * 4  # sampled averages
+            table_bytes += actions * 8  # sampled averages
         return {
             "allocated_infoset_actions": actions,
             "allocated_action_sequences": int(allocated.sum()),

@@ -124,15 +124,18 @@ def run_thread(
             # Lines 9-10: UPDATE-STRATEGY for every player every Strategy_Interval iterations.
             for p in range(n_players):
                 state, u = splitmix(state)
+                ud = deal_cursor[thread] if sequential else int(u * n_deals)
                 state = update_strategy(
-                    p, int(u * n_deals), node_kind, node_player, node_round, child_start, child_list, folded,
+                    p, ud, node_kind, node_player, node_round, child_start, child_list, folded,
                     deal_buckets, node_offset, regrets, phi, state, us_stack[thread], us_sig[thread],
                 )  # fmt: skip
+        if sequential:
+            # Generated deals: one per iteration, shared by its traversals (each traversal
+            # still sees one unbiased sample of chance).
+            d = deal_cursor[thread]
+            deal_cursor[thread] = d + 1 if d + 1 < deal_end[thread] else deal_end[thread] - 1
         for p in range(n_players):
-            if sequential:
-                d = deal_cursor[thread]
-                deal_cursor[thread] = d + 1 if d + 1 < deal_end[thread] else deal_end[thread] - 1
-            else:
+            if not sequential:
                 state, u = splitmix(state)
                 d = int(u * n_deals)
             state, u = splitmix(state)

@@ -3,7 +3,11 @@ checkpoints, then evaluate exactly where the game is small enough."""
 
 from __future__ import annotations
 
+import resource
 import signal
+
+import attrs
+import psutil
 import time
 from typing import Any
 
@@ -15,6 +19,7 @@ from gamesolve.solve.schedule import Schedule
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store.policy_store import write_policy
+from gamesolve.store.strategy_store import write_strategy
 from gamesolve.store.zarr_io import StoreError
 
 DEFAULT_CHECKPOINT = "10m"
@@ -24,7 +29,8 @@ EXPLICIT_LIMIT = 5_000_000  # evaluate exactly only games with at most this many
 def poker_tree_of(request: SolveRequest):
     if request.pm is None:
         raise ValueError("MCCFR needs the plugin manager to compile the game")
-    tree = request.pm.hook.gamesolve_compile_game(game=request.game, form="poker_tree")
+    options = {"preset": request.preset} if request.preset else {}
+    tree = request.pm.hook.gamesolve_compile_game(game=request.game, form="poker_tree", options=options)
     if tree is None:
         hint = "; use a tabular solver (cfr, cfr+, lcfr, dcfr)" if request.game_spec.tabular else ""
         raise ValueError(f"{request.game.name} has no poker-tree form for sampling solvers{hint}")
@@ -32,20 +38,22 @@ def poker_tree_of(request: SolveRequest):
 
 
 def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
-    if request.iterations is None and request.minutes is None:
-        raise ValueError(f"{request.algo} needs --iterations or --minutes")
     game = request.game
     progress.note(f"compiling {game.describe()} to its betting tree")
     tree = poker_tree_of(request)
+    if request.iterations is None and request.minutes is None:
+        if tree.default_minutes is None:
+            raise ValueError(f"{request.algo} needs --iterations or --minutes")
+        request = attrs.evolve(request, minutes=tree.default_minutes)
     options = dict(request.options)
     checkpoint_every = Schedule.parse(options.pop("checkpoint", DEFAULT_CHECKPOINT))
     options["prune"] = request.algo == "mccfr-p"
-    meta = {"game": game.name, "params": dict(game.params), "algo": request.algo, "seed": request.seed}
+    meta = {"game": game.name, "params": dict(tree.params), "algo": request.algo, "seed": request.seed}
     out = request.out
     if request.resume:
         stored = ckpt.read_meta(out)
-        if stored["game"] != game.name or stored["params"] != dict(game.params):
-            raise StoreError(f"{out} holds a {stored['game']} {stored['params']} run, not {game.name} {dict(game.params)}")
+        if stored["game"] != game.name or stored["params"] != dict(tree.params):
+            raise StoreError(f"{out} holds a {stored['game']} {stored['params']} run, not {game.name} {dict(tree.params)}")
         if stored.get("algo") != request.algo:
             raise StoreError(f"{out} holds an {stored.get('algo')} run, not {request.algo}")
         config = MCCFRConfig.from_options(stored["config"])
@@ -70,10 +78,16 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     else:
         progress.start(request.iterations, "it", f"{request.algo} on {game.describe()}")
 
+    process = psutil.Process()
+
     def on_batch(n: int, dt: float) -> None:
         rate = n / dt if dt > 0 else 0.0
         amount = dt if request.minutes is not None else n
-        progress.advance(amount, rate=rate, it=f"{trainer.counters.iteration:,}")
+        progress.advance(
+            amount, rate=rate, it=f"{trainer.counters.iteration:,}",
+            mem=f"{process.memory_info().rss / 2**20:,.0f}MiB",
+            sequences=f"{int((trainer.node_offset >= 0).sum()):,}",
+        )  # fmt: skip
 
     started = time.perf_counter()
     start_iteration = trainer.counters.iteration
@@ -123,8 +137,17 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
                     algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
                     seed=request.seed, nash_conv=evaluation.nash_conv,
                 )  # fmt: skip
+    rows = trainer.average_rows()
+    summary = request.pm.hook.gamesolve_summarize_strategy(game=game, tree=tree, rows=rows, node_offset=trainer.node_offset)
+    if summary:
+        result.update(summary)
     if out is not None:
+        write_strategy(
+            out / "blueprint", tree, rows, trainer.node_offset, seed=request.seed,
+            algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
+        )  # fmt: skip
         result["store"] = str(out)
+    result["peak_memory_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return result
 
 

@@ -73,5 +73,7 @@ class Schedule:
         if self.iterations is not None:
             return str(self.iterations)
         if self.minutes is not None:
+            if self.minutes < 1 and abs(self.minutes * 60 - round(self.minutes * 60)) < 1e-9:
+                return f"{round(self.minutes * 60)}s"
             return f"{self.minutes:g}m"
         return "off"

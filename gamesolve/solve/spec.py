@@ -29,6 +29,7 @@ class SolveRequest:
     threads: int = 1
     resume: bool = False
     options: dict[str, Any] = attrs.field(factory=dict)
+    preset: str | None = None  # an abstraction preset, for games that need one
     pm: Any = None  # the plugin manager, for compile hooks
 
 

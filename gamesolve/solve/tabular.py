@@ -25,6 +25,8 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         raise ValueError(f"{request.algo} needs --iterations")
     if request.options:
         raise ValueError(f"{request.algo} takes no solver options (got {', '.join(sorted(request.options))})")
+    if request.preset:
+        raise ValueError(f"{request.algo} solves the whole game; --preset is for abstracted games")
     config = TABULAR_ALGORITHMS[request.algo]
     game = request.game
     progress.note(f"compiling {game.describe()}")

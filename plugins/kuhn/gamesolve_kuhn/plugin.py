@@ -21,7 +21,9 @@ def gamesolve_register_games(register):
 
 
 @hookimpl
-def gamesolve_compile_game(game, form):
+def gamesolve_compile_game(game, form, options):
     if form == "poker_tree" and isinstance(game, KuhnGame):
+        if options.get("preset"):
+            raise ValueError(f"kuhn has no abstraction presets (got --preset {options['preset']})")
         return kuhn_poker_tree(game)
     return None

@@ -26,7 +26,9 @@ def gamesolve_register_games(register):
 
 
 @hookimpl
-def gamesolve_compile_game(game, form):
+def gamesolve_compile_game(game, form, options):
     if form == "poker_tree" and isinstance(game, LeducGame):
+        if options.get("preset"):
+            raise ValueError(f"leduc has no abstraction presets (got --preset {options['preset']})")
         return leduc_poker_tree(game, game.abstraction)
     return None

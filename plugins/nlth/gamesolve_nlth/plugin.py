@@ -42,3 +42,99 @@ def gamesolve_register_games(register):
             tabular=False,
         )
     )
+
+
+def _agent_factory(kind: str):
+    def factory(game, seed, **options):
+        from gamesolve_nlth.agents import baselines  # lazily: numba compiles on first use
+
+        return getattr(baselines, f"make_{kind}_agent")(game, seed, **options)
+
+    factory.__name__ = f"make_{kind}_agent"
+    return factory
+
+
+@hookimpl
+def gamesolve_register_agents(register):
+    from gamesolve.agents import AgentSpec
+
+    register(AgentSpec("random", _agent_factory("random"), "uniformly random legal action kind; raise sizes min / 1/2, 1, 2 pots / all-in (option sizes=uniform)", ("nlth",)))
+    register(AgentSpec("call", _agent_factory("call"), "always checks or calls", ("nlth",)))
+    register(
+        AgentSpec(
+            "blueprint",
+            _blueprint_agent,
+            "plays a trained blueprint (option store=PATH), pseudo-harmonic translation of off-tree bets",
+            ("nlth",),
+        )
+    )
+    register(
+        AgentSpec(
+            "tag",
+            _agent_factory("tag"),
+            "rule-based tight-aggressive: Chen score by position preflop, Monte Carlo equity vs pot odds postflop (options samples=300, cbet=0.6)",
+            ("nlth",),
+        )
+    )
+
+
+@hookimpl
+def gamesolve_write_hand_histories(game, hands, path):
+    """PHH hand histories: ``PATH.phhs`` -> one file with a ``[n]`` table per hand (pokerkit's
+    ``HandHistory.loads_all``); any other PATH -> a folder of ``hand-NNNNNN.phh`` files."""
+    if getattr(game, "name", None) != "nlth":
+        return None
+    if not hands:
+        return 0
+    from pathlib import Path
+
+    from gamesolve_nlth import phh
+
+    path = Path(path)
+    if path.suffix == ".phhs":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as f:
+            for record in hands:
+                f.write(f"[{record.number + 1}]\n")
+                f.write(phh.dumps(record.state, players=list(record.seats), hand=record.number + 1))
+                f.write("\n")
+    else:
+        path.mkdir(parents=True, exist_ok=True)
+        for record in hands:
+            text = phh.dumps(record.state, players=list(record.seats), hand=record.number + 1)
+            (path / f"hand-{record.number + 1:06d}.phh").write_text(text, encoding="utf-8")
+    return len(hands)
+
+
+@hookimpl
+def gamesolve_compile_game(game, form, options):
+    """The blueprint's poker tree for a preset (default ``tiny``)."""
+    from gamesolve_nlth.state import NLTHGame
+
+    if form != "poker_tree" or not isinstance(game, NLTHGame):
+        return None
+    from gamesolve_nlth.blueprint.memory import check_fits, estimate_memory
+    from gamesolve_nlth.blueprint.poker_tree import check_supported, nlth_poker_tree
+    from gamesolve_nlth.blueprint.presets import blueprint_preset
+
+    preset = blueprint_preset(options.get("preset") or "tiny")
+    check_supported(game)
+    check_fits(estimate_memory(preset, game.num_players, game.stacks[0], game.small_blind, game.big_blind), preset.name)
+    return nlth_poker_tree(game, preset)
+
+
+@hookimpl
+def gamesolve_summarize_strategy(game, tree, rows, node_offset):
+    from gamesolve_nlth.state import NLTHGame
+
+    if not isinstance(game, NLTHGame):
+        return None
+    from gamesolve_nlth.blueprint.summary import opening_summary
+
+    return opening_summary(game, tree, rows, node_offset)
+
+
+def _blueprint_agent(game, seed, **options):
+    from gamesolve_nlth.agents.blueprint import make_blueprint_agent
+
+    return make_blueprint_agent(game, seed, **options)

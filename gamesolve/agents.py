@@ -1,0 +1,52 @@
+"""Agents: anything that picks actions in a game, registered by plugins.
+
+An agent sees the full :class:`~gamesolve.game.state.State` object but must decide only from
+what its seat may know: its own ``information_state_key(seat)`` (or, for richer games, the
+public state plus its own private cards). Matches check nothing of the sort; the baseline and
+blueprint agents honour it by construction.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from gamesolve.game.state import Game, State
+
+
+class Agent(abc.ABC):
+    """Plays one seat of a game, hand after hand."""
+
+    name: str = "agent"
+
+    def new_hand(self, seat: int, hand: int) -> None:  # noqa: B027 - optional hook
+        """Called before each hand with the agent's seat and the hand number."""
+
+    @abc.abstractmethod
+    def act(self, state: State, seat: int) -> int:
+        """The action to take at ``state``, where ``state.current_player() == seat``."""
+
+    def observe(self, state: State, action: int) -> None:  # noqa: B027 - optional hook
+        """Called after every action (any player's, and chance's) with the state before it."""
+
+
+@attrs.frozen
+class AgentSpec:
+    """What a plugin registers: ``factory(game, seed, **options)`` builds an :class:`Agent`.
+
+    ``games`` names the games the agent can play (empty: any game).
+    """
+
+    name: str
+    factory: Callable[..., Agent]
+    description: str = ""
+    games: tuple[str, ...] = ()
+
+    def supports(self, game: Game) -> bool:
+        return not self.games or game.name in self.games
+
+    def create(self, game: Game, seed: int = 0, **options: Any) -> Agent:
+        return self.factory(game, seed, **options)

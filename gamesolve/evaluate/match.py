@@ -1,0 +1,300 @@
+"""Matches between agents, for any game of the contract, with duplicate dealing.
+
+How a match is played
+---------------------
+A match is a number of **deals**. A deal is one seeded sequence of chance outcomes; it is
+played once for each of the P rotations of the agents around the table (agent ``i`` sits
+in seat ``(i + r) % P`` in rotation ``r``), so every agent plays every seat with the same
+cards: this is *duplicate* dealing, and it cancels most of the luck of the deal.
+
+Replaying a deal: the k-th chance event of every rotation takes the k-th recorded outcome
+if it is still legal there (with positive probability); otherwise a fresh outcome is drawn
+from the deal's own random stream (the record keeps the first one). Events beyond the
+record are drawn and appended. For NLTH the dealing order is fixed by seat (two cards per
+seat, then the board), so a seat gets the same hole cards, and the board is the same, in
+every rotation.
+
+Statistics
+----------
+An agent's result for a deal is its total winnings over the P rotations divided by P (a
+per-hand figure). The deals are independent, so the win rate is the mean over deals and
+its standard error is their sample standard deviation over sqrt(deals). The one-tailed
+p-value tests "win rate > 0" (normal approximation; see :mod:`gamesolve.evaluate.statistics`).
+For games with a ``big_blind`` parameter results are reported in **mbb/game**
+(thousandths of a big blind per hand); otherwise in the game's own units per hand.
+
+Everything is deterministic for a seed: chance draws use ``random.Random`` streams seeded
+by ``(seed, deal)``, and agents are built with seeds derived from the match seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from gamesolve.agents import Agent, AgentSpec
+from gamesolve.evaluate.statistics import win_rate
+from gamesolve.game.state import CHANCE, Game, State
+
+
+class MatchError(ValueError):
+    """A match cannot be played as asked (bad agent list, an agent chose an illegal action...)."""
+
+
+@attrs.frozen
+class HandRecord:
+    """One hand of a match, kept for hand histories.
+
+    ``seats[s]`` is the name of the agent in seat ``s``; ``state`` is the terminal state.
+    """
+
+    number: int
+    deal: int
+    rotation: int
+    seats: tuple[str, ...]
+    state: State
+    returns: tuple[float, ...]
+
+
+@attrs.frozen
+class AgentResult:
+    """One agent's results: per-hand win rate in ``unit``, its standard error, p-value."""
+
+    name: str
+    win_rate: float
+    stderr: float
+    p_value: float
+    total: float  # total winnings in game units over all hands
+    hands: int
+
+
+@attrs.define
+class MatchResult:
+    game: str
+    players: int
+    deals: int
+    hands: int
+    unit: str
+    scale: float  # multiply game units per hand by this to get ``unit``
+    agents: list[AgentResult]
+    seconds: float
+    seed: int
+    records: list[HandRecord] = attrs.field(factory=list, repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON report: per-agent win rate, standard error, p-value, hands."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "deals": self.deals,
+            "hands": self.hands,
+            "unit": self.unit,
+            "seed": self.seed,
+            "seconds": self.seconds,
+            "hands_per_second": self.hands / self.seconds if self.seconds > 0 else None,
+            "agents": [attrs.asdict(a) for a in self.agents],
+        }
+
+    def summary_lines(self) -> list[str]:
+        lines = [
+            f"game        {self.game} ({self.players} players)",
+            f"hands       {self.hands:,} ({self.deals:,} duplicate deals x {self.players} seatings) in {self.seconds:.2f} s",
+            f"{'agent':<24} {self.unit:>12} {'± SE':>10} {'p(>0)':>8}",
+        ]
+        for a in self.agents:
+            lines.append(f"{a.name:<24} {a.win_rate:>+12.2f} {a.stderr:>10.2f} {a.p_value:>8.4f}")
+        return lines
+
+
+def unit_of(game: Game) -> tuple[str, float]:
+    """``("mbb/game", 1000 / big_blind)`` for games with a big blind; else the game's units."""
+    bb = game.params.get("big_blind")
+    if bb:
+        return "mbb/game", 1000.0 / float(bb)
+    return "units/game", 1.0
+
+
+def deals_for(hands: int, players: int) -> int:
+    """Duplicate deals needed for at least ``hands`` hands (each deal is ``players`` hands)."""
+    return max(1, -(-int(hands) // int(players)))
+
+
+class _DealReplay:
+    """Chance outcomes of one deal, recorded on its first play and replayed afterwards."""
+
+    def __init__(self, seed: int, deal: int):
+        self.rng = random.Random(f"gamesolve-match:{seed}:{deal}")
+        self.record: list[int] = []
+
+    def outcome(self, state: State, index: int) -> int:
+        outcomes = state.chance_outcomes()
+        if index < len(self.record):
+            wanted = self.record[index]
+            for action, p in outcomes:
+                if action == wanted and p > 0:
+                    return wanted
+        drawn = _sample(outcomes, self.rng.random())
+        if index >= len(self.record):
+            self.record.append(drawn)
+        return drawn
+
+
+def _sample(outcomes: Sequence[tuple[int, float]], u: float) -> int:
+    total = 0.0
+    for _, p in outcomes:
+        total += p
+    x = u * total
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if x < acc and p > 0:
+            return action
+    return next(a for a, p in reversed(outcomes) if p > 0)
+
+
+def play_hand(game: Game, seated: Sequence[Agent], number: int, replay: _DealReplay) -> State:
+    """Play one hand with ``seated[s]`` in seat ``s``; return the terminal state."""
+    for seat, agent in enumerate(seated):
+        agent.new_hand(seat, number)
+    state = game.new_initial_state()
+    chance_index = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            action = replay.outcome(state, chance_index)
+            chance_index += 1
+        else:
+            action = seated[player].act(state, player)
+        for agent in seated:
+            agent.observe(state, action)
+        try:
+            state = state.child(action)
+        except ValueError as exc:
+            who = "chance" if player == CHANCE else f"agent {getattr(seated[player], 'name', '?')!r} in seat {player}"
+            raise MatchError(f"hand {number}: {who} chose an illegal action {action}: {exc}") from None
+    return state
+
+
+def play_match(
+    game: Game,
+    agents: Sequence[Agent],
+    hands: int,
+    *,
+    seed: int = 0,
+    names: Sequence[str] | None = None,
+    progress=None,
+    keep_hands: bool = False,
+) -> MatchResult:
+    """Play at least ``hands`` hands (whole duplicate deals) between ``agents``, one per seat.
+
+    :param agents: one agent per player; agent ``i`` sits in seat ``(i + r) % P`` in rotation ``r``.
+    :param names: names to report (default: each agent's ``name``, numbered when repeated).
+    :param progress: a :class:`gamesolve.solve.spec.Progress` (e.g. the CLI's bar), advanced per deal.
+    :param keep_hands: keep a :class:`HandRecord` per hand (for hand histories).
+    """
+    p = game.num_players
+    if len(agents) != p:
+        raise MatchError(f"{game.name} with {p} players needs {p} agents, got {len(agents)}")
+    if int(hands) < 1:
+        raise MatchError(f"hands must be at least 1, got {hands}")
+    names = list(names) if names is not None else default_names([getattr(a, "name", "agent") for a in agents])
+    n_deals = deals_for(hands, p)
+    unit, scale = unit_of(game)
+    per_deal = [[0.0] * p for _ in range(n_deals)]  # [deal][agent], per hand
+    totals = [0.0] * p
+    records: list[HandRecord] = []
+    if progress is not None:
+        progress.start(n_deals * p, "hands", f"{game.name} match")
+    started = time.perf_counter()
+    for deal in range(n_deals):
+        replay = _DealReplay(seed, deal)
+        for rotation in range(p):
+            seat_of = [(i + rotation) % p for i in range(p)]
+            seated: list[Agent] = [None] * p  # type: ignore[list-item]
+            for i, s in enumerate(seat_of):
+                seated[s] = agents[i]
+            number = deal * p + rotation
+            final = play_hand(game, seated, number, replay)
+            rets = [float(x) for x in final.returns()]
+            for i, s in enumerate(seat_of):
+                per_deal[deal][i] += rets[s] / p
+                totals[i] += rets[s]
+            if keep_hands:
+                seat_names = [""] * p
+                for i, s in enumerate(seat_of):
+                    seat_names[s] = names[i]
+                records.append(HandRecord(number, deal, rotation, tuple(seat_names), final, tuple(rets)))
+        if progress is not None:
+            progress.advance(p)
+    seconds = time.perf_counter() - started
+    results = []
+    for i in range(p):
+        wr = win_rate([row[i] * scale for row in per_deal])
+        results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p))
+    return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records)
+
+
+def default_names(names: Sequence[str]) -> list[str]:
+    """Agent names, numbered where repeated: ``["tag", "tag", "call"] -> ["tag#1", "tag#2", "call"]``."""
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n] = counts.get(n, 0) + 1
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        if counts[n] > 1:
+            seen[n] = seen.get(n, 0) + 1
+            out.append(f"{n}#{seen[n]}")
+        else:
+            out.append(n)
+    return out
+
+
+def parse_agent(text: str) -> tuple[str, dict[str, str]]:
+    """``"name:key=value:key2=value2"`` -> ``("name", {"key": "value", ...})``."""
+    name, *parts = text.strip().split(":")
+    if not name:
+        raise MatchError(f"agent {text!r}: expected NAME or NAME:KEY=VALUE[:KEY=VALUE...]")
+    options = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise MatchError(f"agent {text!r}: option {part!r} is not KEY=VALUE")
+        options[key.strip().replace("-", "_")] = value.strip()
+    return name, options
+
+
+def agent_seed(seed: int, index: int) -> int:
+    """The seed agent ``index`` of a match with ``seed`` is built with (distinct per agent)."""
+    return (int(seed) * 1_000_003 + 7919 * (index + 1)) % (2**63)
+
+
+def make_agents(registry, game: Game, texts: Sequence[str], seed: int) -> tuple[list[Agent], list[str]]:
+    """Build agents from ``NAME[:KEY=VALUE...]`` texts with the agent registry; return agents and names.
+
+    Raises :class:`gamesolve.registry.RegistryError` for an unknown name and
+    :class:`MatchError` for an agent that does not play ``game`` or rejects its options.
+    """
+    agents = []
+    for index, text in enumerate(texts):
+        name, options = parse_agent(text)
+        spec: AgentSpec = registry.get(name)
+        if not spec.supports(game):
+            raise MatchError(f"agent {name!r} does not play {game.name} (it plays: {', '.join(spec.games)})")
+        try:
+            agents.append(spec.create(game, agent_seed(seed, index), **options))
+        except TypeError as exc:
+            raise MatchError(f"agent {name!r}: bad options {options}: {exc}") from None
+        except ValueError as exc:
+            raise MatchError(f"agent {name!r}: {exc}") from None
+    labels = default_names([t.strip() for t in texts])
+    return agents, labels
+
+
+def result_totals(result: MatchResult) -> Mapping[str, float]:
+    """Total winnings (game units) per agent name."""
+    return {a.name: a.total for a in result.agents}

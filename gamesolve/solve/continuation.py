@@ -1,0 +1,96 @@
+"""Continuation strategies for depth-limited search (Pluribus, "Depth-limited search").
+
+At a subgame's leaves each player picks one of k strategies for the rest of the game: the
+blueprint, and the blueprint with the probabilities of folding, calling or raising multiplied
+by ``bias`` (5 in the paper) and renormalised. Each is stored compressed to *one sampled
+action per abstract information set*, in the fewest bits that hold an action index.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from gamesolve.game.poker_tree import CALL, DECISION, FOLD, RAISE
+
+BIASES = ("blueprint", "fold", "call", "raise")
+
+
+@njit(cache=True)
+def sample_continuations(strategy, node_offset, node_kind, node_round, child_start, action_kind,
+                         num_buckets, infoset_start, bias, seed, out):  # fmt: skip
+    """``out[k, infoset]`` = an action index sampled from continuation strategy k
+    (0 blueprint, 1 fold-biased, 2 call-biased, 3 raise-biased) at every allocated infoset."""
+    state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
+    probs = np.empty(64)
+    for node in range(node_kind.shape[0]):
+        off = node_offset[node]
+        if off < 0 or node_kind[node] != DECISION:
+            continue
+        c0 = child_start[node]
+        n_act = child_start[node + 1] - c0
+        for b in range(num_buckets[node_round[node]]):
+            row = off + b * n_act
+            info = infoset_start[node] + b
+            for k in range(4):
+                total = 0.0
+                for a in range(n_act):
+                    p = strategy[row + a]
+                    kind = action_kind[c0 + a]
+                    if (k == 1 and kind == FOLD) or (k == 2 and kind == CALL) or (k == 3 and kind == RAISE):
+                        p *= bias
+                    probs[a] = p
+                    total += p
+                state += np.uint64(0x9E3779B97F4A7C15)
+                z = state
+                z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+                z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+                z = z ^ (z >> np.uint64(31))
+                u = float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+                choice = n_act - 1
+                acc = 0.0
+                for a in range(n_act - 1):
+                    acc += probs[a]
+                    if u < acc:
+                        choice = a
+                        break
+                if total <= 0.0:
+                    choice = 0
+                out[k, info] = choice
+
+
+def infoset_numbering(node_offset: np.ndarray, node_kind: np.ndarray, node_round: np.ndarray, num_buckets: np.ndarray) -> tuple[np.ndarray, int]:
+    """``infoset_start[node]`` (first infoset number of each allocated decision node, -1
+    elsewhere) and the number of infosets, numbering nodes in order and buckets within."""
+    allocated = (node_offset >= 0) & (node_kind == DECISION)
+    counts = np.where(allocated, num_buckets[node_round], 0).astype(np.int64)
+    start = np.cumsum(counts) - counts
+    return np.where(allocated, start, -1), int(counts.sum())
+
+
+def bits_for(max_actions: int) -> int:
+    return max(1, math.ceil(math.log2(max(2, max_actions))))
+
+
+def pack(values: np.ndarray, bits: int) -> np.ndarray:
+    """Pack non-negative ints below ``2**bits`` into bytes, ``bits`` bits each."""
+    matrix = ((values[:, None].astype(np.uint64) >> np.arange(bits, dtype=np.uint64)) & 1).astype(np.uint8)
+    return np.packbits(matrix.ravel())
+
+
+def unpack(packed: np.ndarray, bits: int, count: int) -> np.ndarray:
+    flat = np.unpackbits(packed)[: count * bits].reshape(count, bits).astype(np.int64)
+    return (flat << np.arange(bits)).sum(axis=1)
+
+
+def unpack_one(packed, bits: int, index: int) -> int:
+    """One value, reading only the bytes that hold it (for lazily read stores)."""
+    first, last = index * bits, (index + 1) * bits - 1
+    chunk = np.unpackbits(np.asarray(packed[first // 8 : last // 8 + 1], dtype=np.uint8))
+    offset = first - (first // 8) * 8
+    value = 0
+    for j in range(bits):
+        value |= int(chunk[offset + j]) << j
+    return value

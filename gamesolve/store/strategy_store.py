@@ -1,0 +1,107 @@
+"""Strategy stores for poker-tree games: a trained blueprint, read back lazily.
+
+Layout (format ``gamesolve.poker-strategy/1``)::
+
+    attrs: format, game, params, iterations, seconds, bias, continuation_bits, ...
+    node_kind, node_player, node_round, child_start, child_list,
+    action_kind, action_amount, num_buckets          the public betting tree
+    node_offset       int64[N]   first table entry of each public node's rows (-1: never reached)
+    strategy          uint8[S]   the blueprint, quantised: entry / row sum is the probability
+    infoset_start     int64[N]   first infoset number of each node (continuations)
+    continuation_k    uint8[..]  k = 0..3: one sampled action per infoset, bit-packed
+
+Reading keeps the tree in memory and fetches strategy chunks on demand (an LRU of a few
+chunks), so playing needs little memory whatever the blueprint's size.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+import numpy as np
+
+from gamesolve import __version__
+from gamesolve.game.poker_tree import PokerTree
+from gamesolve.solve import continuation as C
+from gamesolve.store.zarr_io import StoreError, atomic_group, open_group, write_array
+
+FORMAT = "gamesolve.poker-strategy/1"
+CHUNK = 1 << 20
+TREE_ARRAYS = ("node_kind", "node_player", "node_round", "child_start", "child_list", "action_kind", "action_amount", "num_buckets")
+
+
+def quantise(rows: np.ndarray) -> np.ndarray:
+    """Probabilities to uint8 (0..255); rows are renormalised when read."""
+    return np.clip(np.rint(rows * 255.0), 0, 255).astype(np.uint8)
+
+
+def write_strategy(path: str | os.PathLike, tree: PokerTree, rows: np.ndarray, node_offset: np.ndarray,
+                   bias: float = 5.0, seed: int = 0, **attributes: Any) -> None:  # fmt: skip
+    """Write a poker-tree strategy (arena layout ``rows`` addressed by ``node_offset``) with
+    its four continuation strategies, atomically."""
+    infoset_start, n_infosets = C.infoset_numbering(node_offset, tree.node_kind, tree.node_round, tree.num_buckets)
+    choices = np.zeros((4, max(n_infosets, 1)), dtype=np.int64)
+    C.sample_continuations(
+        rows, node_offset, tree.node_kind, tree.node_round, tree.child_start, tree.action_kind,
+        tree.num_buckets, infoset_start, float(bias), seed, choices,
+    )  # fmt: skip
+    bits = C.bits_for(int(tree.num_actions.max()))
+    with atomic_group(path) as group:
+        group.attrs.update({
+            "format": FORMAT, "game": tree.game_name, "params": dict(tree.params), "code_version": __version__,
+            "num_players": tree.num_players, "num_rounds": tree.num_rounds, "infosets": n_infosets,
+            "continuation_bits": bits, "continuations": list(C.BIASES), "bias": bias, **attributes,
+        })  # fmt: skip
+        for name in TREE_ARRAYS:
+            write_array(group, name, getattr(tree, name))
+        write_array(group, "node_offset", node_offset)
+        write_array(group, "infoset_start", infoset_start)
+        write_array(group, "strategy", quantise(rows), chunk=CHUNK)
+        for k in range(4):
+            write_array(group, f"continuation_{k}", C.pack(choices[k, :n_infosets], bits), chunk=CHUNK)
+
+
+class StrategyStore:
+    """A strategy store opened for play: the tree in memory, the strategy read on demand."""
+
+    def __init__(self, path: str | os.PathLike, cached_chunks: int = 16):
+        self.path = path
+        group = open_group(path, "strategy store")
+        self.attrs = dict(group.attrs)
+        if self.attrs.get("format") != FORMAT:
+            raise StoreError(f"{path} is not a gamesolve poker strategy store (format {self.attrs.get('format')!r})")
+        for name in TREE_ARRAYS + ("node_offset", "infoset_start"):
+            setattr(self, name, group[name][...])
+        self._strategy = group["strategy"]
+        self._continuations = [group[f"continuation_{k}"] for k in range(4)]
+        self._chunk = functools.lru_cache(maxsize=cached_chunks)(self._read_chunk)
+
+    def _read_chunk(self, index: int) -> np.ndarray:
+        return self._strategy[index * CHUNK : (index + 1) * CHUNK]
+
+    def children(self, node: int) -> np.ndarray:
+        return self.child_list[self.child_start[node] : self.child_start[node + 1]]
+
+    def probabilities(self, node: int, bucket: int) -> np.ndarray:
+        """The blueprint's action probabilities at (public node, bucket); uniform where the
+        node was never reached in training."""
+        n_act = int(self.child_start[node + 1] - self.child_start[node])
+        off = int(self.node_offset[node])
+        if off < 0:
+            return np.full(n_act, 1.0 / n_act)
+        start = off + bucket * n_act
+        values = np.empty(n_act)
+        for a in range(n_act):
+            i = start + a
+            values[a] = self._chunk(i // CHUNK)[i % CHUNK]
+        total = values.sum()
+        return values / total if total > 0 else np.full(n_act, 1.0 / n_act)
+
+    def continuation(self, k: int, node: int, bucket: int) -> int:
+        """The action index continuation strategy ``k`` takes at (node, bucket)."""
+        start = int(self.infoset_start[node])
+        if start < 0:
+            return 0
+        return C.unpack_one(self._continuations[k], int(self.attrs["continuation_bits"]), start + bucket)

@@ -1,0 +1,199 @@
+"""The blueprint agent: plays a trained blueprint, mapping off-tree bets by pseudo-harmonic
+action translation.
+
+It follows the hand in the blueprint's betting tree: folds and calls map to the tree's fold
+and call, a real bet or raise to the tree's neighbouring sizes by the randomised
+pseudo-harmonic mapping (sizes compared as fractions of the pot after calling). At its own
+turns it samples the blueprint's action for its bucket and plays the same pot fraction in
+the real hand, clipped to the legal range. Where the hand leaves the tree (a translated line
+ends earlier than the real one), it checks or calls.
+
+Memory: the tree is held in memory; the strategy and the card-abstraction tables are read
+from their zarr stores a chunk at a time (a small LRU), never whole.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from gamesolve.agents import Agent
+from gamesolve.game.poker_tree import CALL, DECISION, FOLD, RAISE
+from gamesolve.store.strategy_store import StrategyStore
+from gamesolve.store.zarr_io import StoreError, open_group
+from gamesolve_nlth.abstraction.cache import abstraction_path
+from gamesolve_nlth.betting.translation import translate
+from gamesolve_nlth.blueprint.presets import blueprint_preset
+from gamesolve_nlth.isomorphism import HandIndexer
+from gamesolve_nlth.state import FOLD as REAL_FOLD, CHECK_CALL, NLTHGame, NLTHState, raise_action
+
+ROUND_TABLES = ("preflop", "flop", "turn", "river")
+TABLE_CHUNK = 1 << 22
+
+
+class LazyTable:
+    """A zarr array read a chunk at a time."""
+
+    def __init__(self, array, cached: int = 8):
+        self.array = array
+        self._chunk = functools.lru_cache(maxsize=cached)(lambda i: np.asarray(array[i * TABLE_CHUNK : (i + 1) * TABLE_CHUNK]))
+
+    def __getitem__(self, index: int) -> int:
+        return int(self._chunk(index // TABLE_CHUNK)[index % TABLE_CHUNK])
+
+
+class CardBuckets:
+    """Bucket of (hole, board) per round from a stored card abstraction, read lazily."""
+
+    def __init__(self, path: Path):
+        group = open_group(path, "card abstraction")
+        self.tables = [LazyTable(group[name]) for name in ROUND_TABLES]
+        self.indexers = [HandIndexer((2,)), HandIndexer((2, 3)), HandIndexer((2, 4)), HandIndexer((2, 5))]
+
+    def bucket(self, street: int, hole: list[int], board: list[int]) -> int:
+        cards = list(hole) + list(board[: (0, 3, 4, 5)[street]])
+        index = self.indexers[street].index(cards, round=0 if street == 0 else 1)
+        return self.tables[street][index]
+
+
+def open_blueprint(path: str | Path) -> StrategyStore:
+    path = Path(path)
+    if (path / "blueprint").exists():
+        path = path / "blueprint"  # the training store's output folder
+    return StrategyStore(path)
+
+
+class BlueprintAgent(Agent):
+    name = "blueprint"
+
+    def __init__(self, game: NLTHGame, seed: int = 0, store: str | None = None):
+        if not store:
+            raise ValueError("the blueprint agent needs store=PATH (a trained nlth blueprint)")
+        self.store = open_blueprint(store)
+        params = self.store.attrs["params"]
+        if self.store.attrs.get("game") != "nlth" or int(params["players"]) != game.num_players:
+            raise StoreError(f"{store} is a blueprint for {self.store.attrs.get('game')} with {params.get('players')} players, not nlth with {game.num_players}")
+        if len(set(game.stacks)) != 1 or str(game.stacks[0]) != str(params["stacks"]).split(",")[0]:
+            raise StoreError(f"{store} was trained for stacks {params['stacks']}, not {game.stacks}")
+        preset = blueprint_preset(params["preset"])
+        path = abstraction_path(preset.cards)
+        if not path.exists():
+            raise StoreError(f"the blueprint's card abstraction is not in the cache ({path}); run `gamesolve abstraction build --preset {preset.name}`")
+        self.cards = CardBuckets(path)
+        self.game = game
+        self.stack = int(game.stacks[0])
+        self.rng = np.random.default_rng(seed)
+        self.dummy = list(range(2 * game.num_players + 5))
+
+    # -- following the hand in the tree ------------------------------------------------------
+    def _tree_seat(self, seat: int, button: int) -> int:
+        # The blueprint was trained with the button in the last seat: tree seat = position.
+        return (seat - button - 1) % self.game.num_players
+
+    def _child(self, node: int, kind: int) -> int | None:
+        s = self.store
+        for k in range(s.child_start[node], s.child_start[node + 1]):
+            if s.action_kind[k] == kind:
+                return int(k)
+        return None
+
+    def _raise_edges(self, node: int, line: _Line, tree_seat: int) -> tuple[list[int], list[float]]:
+        """The raise edges of ``node`` and their sizes as fractions of the pot after calling."""
+        s = self.store
+        edges = [k for k in range(s.child_start[node], s.child_start[node + 1]) if s.action_kind[k] == RAISE]
+        call_to = max(line.bets)
+        base = line.pot + (call_to - line.bets[tree_seat])
+        return edges, [(int(s.action_amount[k]) - call_to) / base for k in edges]
+
+    def _locate(self, state: NLTHState) -> tuple[int, _Line] | None:
+        """The tree node matching the real hand so far (and the tree's own bets on that
+        line), or None if the hand left the tree."""
+        s = self.store
+        n = self.game.num_players
+        real = self.game.new_initial_state(cards=self.dummy, button=state.button)
+        line = _Line.start(n, self.game.small_blind, self.game.big_blind)
+        node = 0
+        for _street, seat, action in state.player_actions():
+            if s.node_kind[node] != DECISION:
+                return None
+            t = self._tree_seat(seat, state.button)
+            if action == REAL_FOLD:
+                k = self._child(node, FOLD)
+            elif action == CHECK_CALL:
+                k = self._child(node, CALL)
+            else:
+                edges, sizes = self._raise_edges(node, line, t)
+                if not edges:
+                    k = self._child(node, CALL)
+                elif action - 2 >= (real.max_raise_to or 0):
+                    k = edges[-1]  # all-in maps to the largest size
+                else:
+                    call_to = max(real.bets)
+                    x = (action - 2 - call_to) / (real.pot + (call_to - real.bets[seat]))
+                    k = edges[translate(x, sizes, self.rng)]
+            if k is None:
+                return None
+            child = int(s.child_list[k])
+            line = line.after(t, int(s.action_amount[k]), int(s.node_round[child]) != int(s.node_round[node]))
+            node = child
+            real = real.child(action)
+        return (node, line) if s.node_kind[node] == DECISION else None
+
+    # -- acting ----------------------------------------------------------------------------------
+    def act(self, state: NLTHState, seat: int) -> int:
+        located = self._locate(state)
+        t = self._tree_seat(seat, state.button)
+        if located is None or self.store.node_player[located[0]] != t:
+            return CHECK_CALL
+        node, line = located
+        bucket = self.cards.bucket(state.street, state.hole_cards(seat), state.board)
+        probs = self.store.probabilities(node, bucket)
+        k = int(self.store.child_start[node]) + int(self.rng.choice(len(probs), p=probs))
+        kind = self.store.action_kind[k]
+        if kind == FOLD:
+            return REAL_FOLD if state.call_amount > 0 else CHECK_CALL
+        if kind == CALL or state.min_raise_to is None:
+            return CHECK_CALL
+        edges, sizes = self._raise_edges(node, line, t)
+        if int(self.store.action_amount[k]) >= line.bets[t] + line.behind(t, self.stack):
+            return raise_action(state.max_raise_to)  # the tree's all-in
+        call_to = max(state.bets)
+        target = call_to + sizes[edges.index(k)] * (state.pot + (call_to - state.bets[seat]))
+        return raise_action(int(min(max(round(target), state.min_raise_to), state.max_raise_to)))
+
+
+class _Line:
+    """Chips on one line of the betting tree: total committed and bets on the street, by tree seat."""
+
+    def __init__(self, committed: list[int], bets: list[int]):
+        self.committed = committed
+        self.bets = bets
+
+    @classmethod
+    def start(cls, n: int, small_blind: int, big_blind: int) -> _Line:
+        bets = [0] * n
+        bets[0], bets[1] = small_blind, big_blind  # tree seat 0 is the small blind
+        return cls(list(bets), bets)
+
+    @property
+    def pot(self) -> int:
+        return sum(self.committed)
+
+    def behind(self, seat: int, stack: int) -> int:
+        return stack - self.committed[seat]
+
+    def after(self, seat: int, amount: int, new_street: bool) -> _Line:
+        """The line after ``seat``'s action to ``amount`` (its bet on the street after acting)."""
+        committed, bets = list(self.committed), list(self.bets)
+        committed[seat] += max(0, amount - bets[seat])
+        bets[seat] = max(bets[seat], amount)
+        return _Line(committed, [0] * len(bets) if new_street else bets)
+
+
+def make_blueprint_agent(game, seed, **options):
+    unknown = set(options) - {"store"}
+    if unknown:
+        raise ValueError(f"blueprint agent options: store=PATH (got {', '.join(sorted(unknown))})")
+    return BlueprintAgent(game, seed, options.get("store"))

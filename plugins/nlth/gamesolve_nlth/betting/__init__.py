@@ -1,0 +1,1 @@
+"""Action abstraction, the public betting tree it induces, and action translation."""

@@ -1,0 +1,170 @@
+"""Action abstraction: which bet sizes the blueprint may use, per round and raise depth.
+
+A raise size is a fraction of the pot *after calling* (1.0 = a pot-size raise): facing a bet
+of ``owe`` chips with ``pot`` chips committed in all, a fraction ``f`` raises to
+``max_bet + f * (pot + owe)``. Sizes are clipped to the legal minimum raise and to the stack,
+and duplicates (e.g. several sizes that all become all-in) are merged. Fold and check/call are
+always available when legal. ``depth`` counts the bets and raises already made on the street
+(0 = the first bet, or the preflop open over the blinds); the last list repeats for deeper
+raises; no raise is offered once ``max_raises`` is reached.
+
+Configured in TOML::
+
+    name = "tiny"
+    [[rounds]]            # preflop, then flop, turn, river
+    raise_sizes = [[1.0], [1.0]]
+    all_in = true
+    max_raises = 2
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+ROUND_NAMES = ("preflop", "flop", "turn", "river")
+
+
+class AbstractionError(ValueError):
+    """A malformed action abstraction; the message is fit to show a user."""
+
+
+@attrs.frozen
+class RoundActions:
+    raise_sizes: tuple[tuple[float, ...], ...]  # per raise depth, pot fractions
+    all_in: bool = True
+    max_raises: int = 3
+
+    def __attrs_post_init__(self):
+        for sizes in self.raise_sizes:
+            if any(not (f > 0) for f in sizes):
+                raise AbstractionError(f"raise sizes must be positive pot fractions, got {list(sizes)}")
+        if self.max_raises < 0:
+            raise AbstractionError("max_raises must be at least 0")
+
+
+@attrs.frozen
+class ActionAbstraction:
+    name: str
+    rounds: tuple[RoundActions, ...]
+
+    def __attrs_post_init__(self):
+        if len(self.rounds) != 4:
+            raise AbstractionError(f"an NLTH action abstraction needs 4 rounds, got {len(self.rounds)}")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ActionAbstraction:
+        try:
+            rounds = tuple(
+                RoundActions(
+                    raise_sizes=tuple(tuple(float(f) for f in depth) for depth in r.get("raise_sizes", [])),
+                    all_in=bool(r.get("all_in", True)),
+                    max_raises=int(r.get("max_raises", 3)),
+                )
+                for r in data["rounds"]
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, AbstractionError):
+                raise
+            raise AbstractionError(f"malformed action abstraction: {exc}") from None
+        return cls(name=str(data.get("name", "custom")), rounds=rounds)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> ActionAbstraction:
+        try:
+            data = tomllib.loads(Path(path).read_text())
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise AbstractionError(f"cannot read action abstraction {path}: {exc}") from None
+        return cls.from_dict(data)
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "rounds": [
+                {"raise_sizes": [list(d) for d in r.raise_sizes], "all_in": r.all_in, "max_raises": r.max_raises}
+                for r in self.rounds
+            ],
+        }
+
+    def digest(self) -> str:
+        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+    def as_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(fractions[R, D, K], counts[R, D], all_in[R], max_raises[R])`` for the kernels."""
+        depth = max(1, max(len(r.raise_sizes) for r in self.rounds))
+        width = max(1, max((len(d) for r in self.rounds for d in r.raise_sizes), default=1))
+        fractions = np.zeros((4, depth, width))
+        counts = np.zeros((4, depth), dtype=np.int64)
+        for i, r in enumerate(self.rounds):
+            for d in range(depth):
+                if not r.raise_sizes:
+                    continue
+                sizes = r.raise_sizes[min(d, len(r.raise_sizes) - 1)]
+                fractions[i, d, : len(sizes)] = sizes
+                counts[i, d] = len(sizes)
+        all_in = np.array([r.all_in for r in self.rounds], dtype=np.bool_)
+        max_raises = np.array([r.max_raises for r in self.rounds], dtype=np.int64)
+        return fractions, counts, all_in, max_raises
+
+
+def _round(sizes, all_in=True, max_raises=3):
+    return RoundActions(tuple(tuple(d) for d in sizes), all_in, max_raises)
+
+
+PRESETS: dict[str, ActionAbstraction] = {
+    # Trains in minutes with six players: a pot-size open or all-in preflop (then all-in
+    # only), one pot-size bet per later round. 1.8 M public nodes.
+    "tiny": ActionAbstraction(
+        "tiny",
+        (
+            _round([[1.0], []], max_raises=2),
+            _round([[1.0]], all_in=False, max_raises=1),
+            _round([[1.0]], all_in=False, max_raises=1),
+            _round([[1.0]], all_in=False, max_raises=1),
+        ),
+    ),
+    # Half-pot and pot opens, pot 3-bets, all-in; one pot-size bet (or all-in) on the flop,
+    # one pot-size bet on the turn and river. 9.6 M public nodes.
+    "small": ActionAbstraction(
+        "small",
+        (
+            _round([[0.5, 1.0], [1.0], []], max_raises=3),
+            _round([[1.0]], max_raises=1),
+            _round([[1.0]], all_in=False, max_raises=1),
+            _round([[1.0]], all_in=False, max_raises=1),
+        ),
+    ),
+    # The shape the papers describe: a fine-grained first round, a coarser second, at most
+    # three sizes for the first raise and two afterwards on the turn and river.
+    "pluribus": ActionAbstraction(
+        "pluribus",
+        (
+            _round(
+                [
+                    [0.25, 0.4, 0.5, 0.6, 0.75, 0.85, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0, 8.0],
+                    [0.4, 0.6, 0.8, 1.0, 1.5, 2.0, 3.0],
+                    [0.5, 1.0, 2.0],
+                    [1.0],
+                ],
+                max_raises=4,
+            ),
+            _round([[0.25, 0.5, 0.75, 1.0, 1.5], [0.5, 1.0, 2.0], [1.0]], max_raises=3),
+            _round([[0.5, 1.0, 2.0], [0.75, 1.5]], max_raises=3),
+            _round([[0.5, 1.0, 2.0], [0.75, 1.5]], max_raises=3),
+        ),
+    ),
+}
+
+
+def action_abstraction(preset_or_path: str) -> ActionAbstraction:
+    """A preset by name, or a TOML file path."""
+    if preset_or_path in PRESETS:
+        return PRESETS[preset_or_path]
+    if preset_or_path.endswith(".toml"):
+        return ActionAbstraction.from_toml(preset_or_path)
+    raise AbstractionError(f"unknown action abstraction {preset_or_path!r} (presets: {', '.join(PRESETS)}; or a .toml file)")

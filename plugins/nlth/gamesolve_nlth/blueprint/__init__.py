@@ -1,0 +1,1 @@
+"""The six-player blueprint: presets, the compiled poker tree, deals, stores and summaries."""

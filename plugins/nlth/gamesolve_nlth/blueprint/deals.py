@@ -1,0 +1,75 @@
+"""Sampled hold'em deals for MCCFR: each player's bucket per round and showdown rank.
+
+Deal ``k`` of a run depends only on (seed, k), through a counter-based generator, so a run's
+deals do not depend on how it was cut into batches or threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from gamesolve_nlth.evaluator import evaluate7
+from gamesolve_nlth.isomorphism import HandIndexer, _index_row
+
+
+@njit(cache=True, inline="always")
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, parallel=True)
+def deal_batch(seed, first, count, n_players, t_pre, t_flop, t_turn, t_river,
+               flop_table, turn_table, river_table, buckets, ranks):  # fmt: skip
+    """Fill ``buckets[i, p, r]`` and ``ranks[i, p]`` for deals ``first .. first + count - 1``.
+
+    Cards are drawn by a partial Fisher-Yates shuffle: 2 hole cards per seat, then 5 board
+    cards. Buckets: the preflop canonical class (169), then the card abstraction's tables at
+    the canonical index of hole + board so far (board as one set).
+    """
+    need = 2 * n_players + 5
+    for i in prange(count):
+        state = _mix(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(first + i) + np.uint64(1))
+        deck = np.arange(52, dtype=np.int64)
+        for j in range(need):
+            state = _mix(state + np.uint64(0x9E3779B97F4A7C15))
+            k = j + int((state >> np.uint64(11)) % np.uint64(52 - j))
+            tmp = deck[j]
+            deck[j] = deck[k]
+            deck[k] = tmp
+        hand = np.empty((1, 7), np.int64)
+        scratch = np.empty(4, np.int64)
+        board = 2 * n_players
+        for p in range(n_players):
+            hand[0, 0] = deck[2 * p]
+            hand[0, 1] = deck[2 * p + 1]
+            for j in range(5):
+                hand[0, 2 + j] = deck[board + j]
+            buckets[i, p, 0] = _index_row(hand[:, :2], 0, t_pre, scratch)
+            buckets[i, p, 1] = flop_table[_index_row(hand[:, :5], 0, t_flop, scratch)]
+            buckets[i, p, 2] = turn_table[_index_row(hand[:, :6], 0, t_turn, scratch)]
+            buckets[i, p, 3] = river_table[_index_row(hand, 0, t_river, scratch)]
+            ranks[i, p] = evaluate7(hand[0, 0], hand[0, 1], hand[0, 2], hand[0, 3], hand[0, 4], hand[0, 5], hand[0, 6])
+
+
+class DealSource:
+    """``deal_source(seed, first, count)`` for :class:`~gamesolve.game.poker_tree.PokerTree`."""
+
+    def __init__(self, n_players: int, tables):
+        self.n_players = n_players
+        self.flop, self.turn, self.river = (np.ascontiguousarray(t) for t in tables[1:])
+        self.t_pre = HandIndexer((2,)).tables[0]
+        self.t_flop = HandIndexer((2, 3)).tables[1]
+        self.t_turn = HandIndexer((2, 4)).tables[1]
+        self.t_river = HandIndexer((2, 5)).tables[1]
+
+    def __call__(self, seed: int, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        buckets = np.empty((count, self.n_players, 4), np.int32)
+        ranks = np.empty((count, self.n_players), np.int32)
+        deal_batch(
+            seed, first, count, self.n_players, self.t_pre, self.t_flop, self.t_turn, self.t_river,
+            self.flop, self.turn, self.river, buckets, ranks,
+        )  # fmt: skip
+        return buckets, ranks

@@ -1,0 +1,79 @@
+"""Blueprint presets: an action abstraction, a card abstraction and MCCFR schedules.
+
+Schedules follow the paper's proportions (discount every 10 minutes for the first 400,
+pruning after 200, snapshots every 200 minutes after 800, of an 8-day run), shrunk to the
+length of the run each preset is meant for.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from gamesolve_nlth.abstraction.presets import PRESETS as CARD_PRESETS
+from gamesolve_nlth.abstraction.presets import CardAbstractionParams
+
+
+@attrs.frozen
+class BlueprintPreset:
+    name: str
+    actions: str  # action abstraction preset
+    cards: CardAbstractionParams
+    minutes: float  # default training time
+    mccfr: dict  # MCCFR option defaults
+    description: str = ""
+
+
+PRESETS: dict[str, BlueprintPreset] = {
+    "tiny": BlueprintPreset(
+        "tiny",
+        actions="tiny",
+        cards=CARD_PRESETS["tiny"],
+        minutes=3.0,
+        mccfr={
+            "discount_interval": "5s",
+            "lcfr_threshold": "60s",
+            "prune_threshold": "30s",
+            "strategy_interval": "10000",
+            "snapshot_interval": "15s",
+            "snapshot_start": "60s",
+        },
+        description="minutes on a laptop: pot-size bets, 16 buckets per postflop round",
+    ),
+    "small": BlueprintPreset(
+        "small",
+        actions="small",
+        cards=CARD_PRESETS["small"].with_(flop_buckets=100, turn_buckets=50, river_buckets=50),
+        minutes=60.0,
+        mccfr={
+            "discount_interval": "1m",
+            "lcfr_threshold": "20m",
+            "prune_threshold": "10m",
+            "strategy_interval": "10000",
+            "snapshot_interval": "5m",
+            "snapshot_start": "20m",
+        },
+        description="an hour on 2 cores: two open sizes, 100/50/50 postflop buckets",
+    ),
+    "pluribus": BlueprintPreset(
+        "pluribus",
+        actions="pluribus",
+        cards=CARD_PRESETS["pluribus"],
+        minutes=8 * 24 * 60.0,
+        mccfr={
+            "discount_interval": "10m",
+            "lcfr_threshold": "400m",
+            "prune_threshold": "200m",
+            "strategy_interval": "10000",
+            "snapshot_interval": "200m",
+            "snapshot_start": "800m",
+        },
+        description="the paper's shape and schedules (8 days on 64 cores; too large for this machine)",
+    ),
+}
+
+
+def blueprint_preset(name: str) -> BlueprintPreset:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown nlth preset {name!r} (choose from {', '.join(PRESETS)})") from None

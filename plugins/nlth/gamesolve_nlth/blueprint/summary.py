@@ -1,0 +1,81 @@
+"""What a poker player wants to see of a blueprint: preflop opening frequencies by position."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from gamesolve.game.poker_tree import DECISION, FOLD, RAISE
+from gamesolve_nlth.cards import RANKS
+from gamesolve_nlth.isomorphism import HandIndexer
+
+POSITIONS_6 = {2: "UTG", 3: "HJ", 4: "CO", 5: "BTN", 0: "SB", 1: "BB"}
+SHOWCASE = ("AA", "KK", "AKs", "AQo", "JTs", "88", "A5s", "KJo", "T9o", "72o")
+
+
+@functools.lru_cache(maxsize=1)
+def preflop_classes() -> tuple[list[str], np.ndarray]:
+    """Name ("AKs", "72o", "QQ") and number of card combinations of each preflop bucket."""
+    indexer = HandIndexer((2,))
+    names, combos = [], []
+    for i in range(indexer.size(0)):
+        a, b = sorted(indexer.unindex(i, 0), reverse=True)
+        ra, rb = RANKS[a >> 2], RANKS[b >> 2]
+        if ra == rb:
+            names.append(ra + rb)
+            combos.append(6)
+        elif (a & 3) == (b & 3):
+            names.append(ra + rb + "s")
+            combos.append(4)
+        else:
+            names.append(ra + rb + "o")
+            combos.append(12)
+    return names, np.array(combos, dtype=np.float64)
+
+
+def position_name(seat: int, players: int) -> str:
+    if players == 6:
+        return POSITIONS_6[seat]
+    return {0: "SB", 1: "BB"}.get(seat, f"seat {seat}")
+
+
+def unopened_nodes(tree) -> dict[int, int]:
+    """For each seat, the node where it acts first after everyone before it folded."""
+    nodes = {}
+    node = 0
+    while tree.node_kind[node] == DECISION and tree.node_round[node] == 0:
+        seat = int(tree.node_player[node])
+        if seat in nodes:
+            break
+        nodes[seat] = node
+        c0, c1 = tree.child_start[node], tree.child_start[node + 1]
+        folds = [k for k in range(c0, c1) if tree.action_kind[k] == FOLD]
+        if not folds:
+            break
+        node = int(tree.child_list[folds[0]])
+    return nodes
+
+
+def opening_summary(game, tree, rows, node_offset) -> dict:
+    names, combos = preflop_classes()
+    index = {name: i for i, name in enumerate(names)}
+    lines = ["preflop, unopened pot (share of hands, weighted by combinations):"]
+    table = {}
+    for seat, node in unopened_nodes(tree).items():
+        c0, c1 = int(tree.child_start[node]), int(tree.child_start[node + 1])
+        n_act = c1 - c0
+        kinds = tree.action_kind[c0:c1]
+        off = int(node_offset[node])
+        probs = rows[off : off + 169 * n_act].reshape(169, n_act)
+        w = combos / combos.sum()
+        raise_p = float((probs[:, kinds == RAISE].sum(axis=1) * w).sum())
+        fold_p = float((probs[:, kinds == FOLD].sum(axis=1) * w).sum())
+        call_p = 1.0 - raise_p - fold_p
+        pos = position_name(seat, game.num_players)
+        table[pos] = {"raise": raise_p, "call": call_p, "fold": fold_p}
+        showcase = ", ".join(
+            f"{h} {probs[index[h], kinds == RAISE].sum():.0%}" for h in SHOWCASE if h in index
+        )
+        lines.append(f"  {pos:<4} raise {raise_p:5.1%}  limp {call_p:5.1%}  fold {fold_p:5.1%}   raise freq: {showcase}")
+    return {"summary": lines, "preflop_open": table}
