@@ -26,7 +26,7 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-USER_ERRORS = (RegistryError, ParameterError, StoreError, CompileError, FileNotFoundError)
+USER_ERRORS = (RegistryError, ParameterError, StoreError, CompileError, FileNotFoundError, MemoryError)
 
 
 @functools.lru_cache(maxsize=8)

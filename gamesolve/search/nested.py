@@ -203,9 +203,8 @@ class SearchAgent:
             return True
         if d.raises is None:
             return False
-        raises, pbs = 0, self.root
-        # Count raises by replaying the public actions on one history of the root.
-        state = pbs.representative
+        # Count raises by replaying the public events on one history of the root.
+        raises, state = 0, self.root.representative
         for kind, x in self.events:
             if kind == "action":
                 raises += self.adapter.classify(state, x)[0] == RAISE

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from gamesolve.game.poker_tree import CALL, DECISION, FOLD, RAISE
+from gamesolve.solve.mccfr_kernels import splitmix
 
 BIASES = ("blueprint", "fold", "call", "raise")
 
@@ -43,12 +44,8 @@ def sample_continuations(strategy, node_offset, node_kind, node_round, child_sta
                         p *= bias
                     probs[a] = p
                     total += p
-                state += np.uint64(0x9E3779B97F4A7C15)
-                z = state
-                z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-                z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-                z = z ^ (z >> np.uint64(31))
-                u = float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+                state, u = splitmix(state)
+                u *= total
                 choice = n_act - 1
                 acc = 0.0
                 for a in range(n_act - 1):

@@ -5,6 +5,10 @@ Bucketings (the ``buckets`` game parameter):
 * ``rank`` (default): a private card's rank, then (rank, board rank). Suits never matter
   in Leduc, so this is lossless (suit isomorphism) and pools the two suits' samples.
 * ``card``: the exact card, then (card, board card), as open-spiel's information sets.
+* ``coarse``: a lossy abstraction for search experiments: the private rank in the first
+  round, then only whether the private card pairs the board (2 buckets) in the second;
+  the blueprint cannot tell a high unpaired card from a low one after the flop, which is
+  what real-time search has to repair.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import numpy as np
 from gamesolve.game.poker_tree import TOY_GAME_MCCFR_DEFAULTS, CALL, DECISION, FOLD, FOLD_END, RAISE, SHOWDOWN, PokerTree, PublicNodeInfo, build_public_tree
 from gamesolve_leduc.game import LeducGame, LeducState, RAISE_AMOUNTS
 
-BUCKETINGS = ("rank", "card")
+BUCKETINGS = ("rank", "card", "coarse")
 
 
 def describe(state: LeducState) -> PublicNodeInfo:
@@ -62,6 +66,10 @@ def leduc_poker_tree(game: LeducGame, buckets: str = "rank") -> PokerTree:
         b0 = prank
         b1 = prank * ranks + brank[:, None]
         num_buckets = np.array([ranks, ranks * ranks], dtype=np.int32)
+    elif buckets == "coarse":
+        b0 = prank
+        b1 = (prank == brank[:, None]).astype(np.int32)
+        num_buckets = np.array([ranks, 2], dtype=np.int32)
     else:
         b0 = private
         b1 = private * deck + board[:, None]
@@ -75,8 +83,10 @@ def leduc_poker_tree(game: LeducGame, buckets: str = "rank") -> PokerTree:
         node = index[betting]
         c = int(card)
         if board_card == "?":
-            return node, c // 2 if buckets == "rank" else c
+            return node, c if buckets == "card" else c // 2
         b = int(board_card)
+        if buckets == "coarse":
+            return node, int(c // 2 == b // 2)
         return node, (c // 2) * ranks + b // 2 if buckets == "rank" else c * deck + b
 
     return PokerTree(

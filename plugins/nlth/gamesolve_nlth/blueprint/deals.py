@@ -9,15 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from gamesolve.solve.mccfr_kernels import splitmix
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.isomorphism import HandIndexer, _index_row
-
-
-@njit(cache=True, inline="always")
-def _mix(z):
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True, parallel=True)
@@ -31,11 +25,12 @@ def deal_batch(seed, first, count, n_players, t_pre, t_flop, t_turn, t_river,
     """
     need = 2 * n_players + 5
     for i in prange(count):
-        state = _mix(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(first + i) + np.uint64(1))
+        # Counter-based: deal i's stream starts from (seed, i) alone.
+        state, _ = splitmix(np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(first + i))
         deck = np.arange(52, dtype=np.int64)
         for j in range(need):
-            state = _mix(state + np.uint64(0x9E3779B97F4A7C15))
-            k = j + int((state >> np.uint64(11)) % np.uint64(52 - j))
+            state, u = splitmix(state)
+            k = j + min(int(u * (52 - j)), 51 - j)
             tmp = deck[j]
             deck[j] = deck[k]
             deck[k] = tmp

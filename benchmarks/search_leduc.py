@@ -1,0 +1,94 @@
+"""Exact exploitability of nested unsafe search on Leduc (docs/search.md).
+
+For each configuration the agent's whole strategy is composed (the search is run at every
+root the agent can reach, from every seat and hand, see gamesolve.search.compose) and
+evaluated with the core's exact best response.
+
+    /work/venv/bin/python benchmarks/search_leduc.py                 # 2 players, seed 0
+    /work/venv/bin/python benchmarks/search_leduc.py --seeds 0 1 2 3 # blueprint seed sweep
+    /work/venv/bin/python benchmarks/search_leduc.py --players 3     # NashConv, 3 players
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from gamesolve.evaluate.best_response import TreeEvaluator
+from gamesolve.game.explicit_tree import compile_explicit_tree
+from gamesolve.game.poker_tree import TOY_GAME_MCCFR_DEFAULTS
+from gamesolve.search import DepthLimit, PokerAdapter, SearchAgent, SearchCache, SearchConfig, TabularPolicy, compose_agent_policy
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
+from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
+from gamesolve_leduc import LeducGame
+from gamesolve_leduc.poker_tree import classify, describe, leduc_poker_tree
+
+
+def blueprint_slots(game, tree, kind: str, iterations: int, seed: int):
+    if kind == "nash":  # a near-equilibrium of the real game, for reference
+        cfr = TabularCFR(tree, TABULAR_ALGORITHMS["dcfr"])
+        cfr.run(4000)
+        return cfr.average_policy()
+    trainer = MCCFRTrainer(leduc_poker_tree(game, "coarse"), MCCFRConfig.from_options(TOY_GAME_MCCFR_DEFAULTS), seed=seed)
+    trainer.run(iterations=iterations)
+    return trainer.explicit_policy(tree)
+
+
+def configurations(args):
+    base = dict(iterations=args.iterations, algorithm=args.algorithm)
+    out = {}
+    for play in args.play:
+        out[f"(b) k=1, {play}"] = SearchConfig(k=1, play=play, **base)
+        out[f"(c) k=4, {play}"] = SearchConfig(k=4, play=play, **base)
+        if args.players == 2:
+            out[f"(d) end of game, {play}"] = SearchConfig(depth=DepthLimit.end_of_game(), play=play, **base)
+        if args.round_one_only:
+            out[f"k=1, round 1 only, {play}"] = SearchConfig(k=1, play=play, search_rounds=(0,), **base)
+            out[f"k=4, round 1 only, {play}"] = SearchConfig(k=4, play=play, search_rounds=(0,), **base)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0])
+    ap.add_argument("--blueprint", choices=("coarse", "nash"), default="coarse")
+    ap.add_argument("--blueprint-iterations", type=int, default=1_000_000)
+    ap.add_argument("--iterations", type=int, default=1000, help="Linear CFR iterations per search")
+    ap.add_argument("--algorithm", default="lcfr")
+    ap.add_argument("--play", nargs="+", default=["current", "average"], choices=("current", "average"))
+    ap.add_argument("--round-one-only", action="store_true", help="also search in round 1 only (blueprint in round 2)")
+    args = ap.parse_args()
+
+    game = LeducGame(args.players, abstraction="coarse")
+    t0 = time.time()
+    tree = compile_explicit_tree(game)
+    evaluator = TreeEvaluator(tree)
+    adapter = PokerAdapter(describe, classify)
+    print(f"{game.describe()}: {tree.num_infosets} infosets, compiled in {time.time() - t0:.1f} s", flush=True)
+    rows = []
+    for seed in args.seeds:
+        slots = blueprint_slots(game, tree, args.blueprint, args.blueprint_iterations, seed)
+        blueprint = TabularPolicy.from_slots(tree, slots)
+        ev = evaluator.evaluate(slots)
+        rows.append({"seed": seed, "config": "(a) blueprint", "exploitability": ev.exploitability, "nash_conv": ev.nash_conv})
+        print(json.dumps(rows[-1]), flush=True)
+        for name, config in configurations(args).items():
+            t0 = time.time()
+            cache = SearchCache()
+            policy = compose_agent_policy(
+                game, tree, lambda seat: SearchAgent(game, blueprint, adapter, seat, config, cache=cache)  # noqa: B023
+            )
+            ev = evaluator.evaluate(policy)
+            rows.append({"seed": seed, "config": name, "exploitability": ev.exploitability, "nash_conv": ev.nash_conv,
+                         "searches": cache.solves, "seconds": round(time.time() - t0, 1)})
+            print(json.dumps(rows[-1]), flush=True)
+    print("| seed | configuration | exploitability | NashConv | searches |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['seed']} | {r['config']} | {r['exploitability']:.4f} | {r['nash_conv']:.4f} | {r.get('searches', '')} |")
+
+
+if __name__ == "__main__":
+    main()
