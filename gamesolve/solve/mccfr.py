@@ -111,16 +111,19 @@ class MCCFRTrainer:
         self.seed = int(seed)
         self.scale = float(config.regret_scale or tree.regret_scale)
         self.counters = Counters()
+        self.snapshot_sink = None  # where snapshots go (see take_snapshot); None: RAM
         sizes = tree.row_sizes()
         first_round = (tree.node_kind == DECISION) & (tree.node_round == 0)
-        self.node_offset = np.full(tree.num_nodes, -1, dtype=np.int64)
-        offsets = np.cumsum(np.where(first_round, sizes, 0)) - np.where(first_round, sizes, 0)
-        self.node_offset[first_round] = offsets[first_round]
         self.round0_size = int(sizes[first_round].sum())
         total = int(sizes.sum())
         if capacity is None:
             capacity = total + (self.threads + 1) * RESERVOIR
         self.capacity = int(capacity)
+        # The allocation table: int32 offsets while the arena allows (half the bytes per node).
+        offset_type = np.int32 if self.capacity < 2**31 - 1 else np.int64
+        self.node_offset = np.full(tree.num_nodes, -1, dtype=offset_type)
+        offsets = np.cumsum(np.where(first_round, sizes, 0)) - np.where(first_round, sizes, 0)
+        self.node_offset[first_round] = offsets[first_round]
         # np.zeros maps fresh pages lazily: capacity costs memory only where rows are used.
         self.regrets = np.zeros(self.capacity, dtype=np.int32)
         self.snap_sum = np.zeros(self.capacity, dtype=np.float32)
@@ -246,12 +249,32 @@ class MCCFRTrainer:
             )  # fmt: skip
 
     def take_snapshot(self) -> None:
+        """Snapshot the later rounds' current strategy: to disk (uint8, one byte per action)
+        when the run has a store, so the tables stay at four bytes per action in RAM; else
+        into an in-memory sum."""
         t = self.tree
-        K.add_snapshot(
-            self.regrets, self.node_offset, t.node_kind, t.node_round, t.child_start, t.num_buckets,
-            self.snap_sum, self._sig.copy(),
-        )  # fmt: skip
+        if self.snapshot_sink is not None:
+            out = np.zeros(self.used, dtype=np.uint8)
+            K.quantised_snapshot(
+                self.regrets, self.node_offset, t.node_kind, t.node_round, t.child_start, t.num_buckets,
+                out, self._sig.copy(),
+            )  # fmt: skip
+            self.snapshot_sink.write(self.counters.snapshots, out)
+        else:
+            K.add_snapshot(
+                self.regrets, self.node_offset, t.node_kind, t.node_round, t.child_start, t.num_buckets,
+                self.snap_sum, self._sig.copy(),
+            )  # fmt: skip
         self.counters.snapshots += 1
+
+    def snapshot_sum(self) -> np.ndarray:
+        """The sum of all snapshots so far (table layout, float32)."""
+        if self.snapshot_sink is None:
+            return self.snap_sum[: self.used]
+        total = np.zeros(self.used, dtype=np.float32)
+        for k in range(self.counters.snapshots):
+            self.snapshot_sink.add_to(k, total)
+        return total
 
     def _next_stop(self, target: int | None) -> int:
         k = self.counters.iteration
@@ -327,7 +350,7 @@ class MCCFRTrainer:
         }
         if len(self.avg):
             arrays["avg"] = self.avg[:u]
-        if self.counters.snapshots:
+        if self.counters.snapshots and self.snapshot_sink is None:
             arrays["snap_sum"] = self.snap_sum[:u]
         attrs_ = {
             "counters": attrs.asdict(self.counters),
@@ -387,7 +410,7 @@ class MCCFRTrainer:
             blend(self.avg[: self.used], 0, t.num_rounds)
             return out
         if self.counters.snapshots > 0:
-            blend(self.snap_sum[: self.used], 1, t.num_rounds)
+            blend(self.snapshot_sum(), 1, t.num_rounds)
         blend(self.phi, 0, 0)
         return out
 
@@ -415,8 +438,8 @@ class MCCFRTrainer:
         actions = int(sizes[allocated].sum())
         later = int(sizes[allocated & (self.tree.node_round > 0)].sum())
         table_bytes = actions * 4 + self.phi.nbytes + self.node_offset.nbytes
-        if self.counters.snapshots > 0:
-            table_bytes += later * 4  # snapshot sums of the later rounds
+        if self.counters.snapshots > 0 and self.snapshot_sink is None:
+            table_bytes += later * 4  # snapshot sums of the later rounds (on disk with a store)
         if len(self.avg):
             table_bytes += actions * 8  # sampled averages
         return {

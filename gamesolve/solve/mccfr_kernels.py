@@ -381,3 +381,21 @@ def blend_normalised(values, node_offset, node_kind, node_round, child_start, nu
             if total > 0.0:
                 for a in range(n_act):
                     out[row + a] = values[row + a] / total
+
+
+@njit(cache=True)
+def quantised_snapshot(regrets, node_offset, node_kind, node_round, child_start, num_buckets, out, scratch):
+    """The current strategy of rounds >= 1 as uint8 (probability x 255) in table layout: a
+    snapshot that costs one byte per infoset-action on disk."""
+    for node in range(node_kind.shape[0]):
+        off = node_offset[node]
+        if off < 0 or node_kind[node] != DECISION or node_round[node] < 1:
+            continue
+        n_act = child_start[node + 1] - child_start[node]
+        for b in range(num_buckets[node_round[node]]):
+            row = off + b * n_act
+            if row + n_act > out.shape[0]:
+                continue
+            strategy_from_regrets(regrets, row, n_act, scratch)
+            for a in range(n_act):
+                out[row + a] = np.uint8(math.floor(scratch[a] * 255.0 + 0.5))

@@ -68,6 +68,9 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         if out is not None:
             ckpt.create_store(out, {**meta, "config": config.as_dict()})
 
+    if out is not None:
+        trainer.snapshot_sink = ckpt.SnapshotSink(out)
+
     def save() -> None:
         if out is not None:
             arrays, state = trainer.state()

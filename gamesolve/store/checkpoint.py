@@ -110,3 +110,25 @@ def read_checkpoint(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dic
 
 def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
+
+
+class SnapshotSink:
+    """Snapshots of the current strategy as uint8 zarr arrays under ``PATH/snapshots``."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path) / "snapshots"
+
+    def write(self, number: int, values: np.ndarray) -> None:
+        group = zarr.open_group(str(self.path), mode="a")
+        name = f"snapshot-{number:05d}"
+        if name in set(group.array_keys()):
+            del group[name]  # left by a run that crashed before its next checkpoint
+        write_array(group, name, values)
+
+    def add_to(self, number: int, total: np.ndarray, chunk: int = 1 << 22) -> None:
+        """Add snapshot ``number`` (probabilities x 255) to ``total``, a chunk at a time."""
+        array = zarr.open_group(str(self.path), mode="r")[f"snapshot-{number:05d}"]
+        n = min(array.shape[0], total.shape[0])
+        for start in range(0, n, chunk):
+            stop = min(n, start + chunk)
+            total[start:stop] += np.asarray(array[start:stop], dtype=np.float32)

@@ -114,3 +114,18 @@ def test_malformed_abstractions_are_refused(bad):
 def test_unknown_preset_is_refused():
     with pytest.raises(AbstractionError, match="presets"):
         action_abstraction("enormous")
+
+
+def test_info_reports_sizes_per_round_for_every_preset():
+    from click.testing import CliRunner
+
+    from gamesolve_nlth.betting.info import info_command
+
+    for preset, exact in (("tiny", True), ("pluribus", False)):
+        result = CliRunner().invoke(info_command, ["--preset", preset, "--json"])
+        assert result.exit_code == 0, result.output
+        data = __import__("json").loads(result.output)
+        assert data["exact"] is exact and len(data["rounds"]) == 4
+        assert all(r["infosets"] > 0 for r in data["rounds"])
+    tiny = __import__("json").loads(CliRunner().invoke(info_command, ["--preset", "tiny", "--json"]).output)
+    assert tiny["public_nodes"] == 1_801_680

@@ -138,3 +138,16 @@ def _blueprint_agent(game, seed, **options):
     from gamesolve_nlth.agents.blueprint import make_blueprint_agent
 
     return make_blueprint_agent(game, seed, **options)
+
+
+@hookimpl
+def gamesolve_register_commands(cli):
+    """``gamesolve abstraction build | quality | info``."""
+    from gamesolve_nlth.abstraction.cli import abstraction_group
+    from gamesolve_nlth.betting.info import info_command
+
+    group = abstraction_group()
+    if "info" not in group.commands:
+        group.add_command(info_command)
+    if "abstraction" not in cli.commands:
+        cli.add_command(group)

@@ -23,7 +23,7 @@ from gamesolve.agents import Agent
 from gamesolve.game.poker_tree import CALL, DECISION, FOLD, RAISE
 from gamesolve.store.strategy_store import StrategyStore
 from gamesolve.store.zarr_io import StoreError, open_group
-from gamesolve_nlth.abstraction.cache import abstraction_path
+from gamesolve_nlth.abstraction.cache import cache_root
 from gamesolve_nlth.betting.translation import translate
 from gamesolve_nlth.blueprint.presets import blueprint_preset
 from gamesolve_nlth.isomorphism import HandIndexer
@@ -78,9 +78,9 @@ class BlueprintAgent(Agent):
         if len(set(game.stacks)) != 1 or str(game.stacks[0]) != str(params["stacks"]).split(",")[0]:
             raise StoreError(f"{store} was trained for stacks {params['stacks']}, not {game.stacks}")
         preset = blueprint_preset(params["preset"])
-        path = abstraction_path(preset.cards)
+        path = cache_root() / "abstraction" / params.get("card_abstraction", preset.cards.key())
         if not path.exists():
-            raise StoreError(f"the blueprint's card abstraction is not in the cache ({path}); run `gamesolve abstraction build --preset {preset.name}`")
+            raise StoreError(f"the blueprint's card abstraction is not in the cache ({path}); rebuild it with `gamesolve abstraction build --preset {preset.name}`")
         self.cards = CardBuckets(path)
         self.game = game
         self.stack = int(game.stacks[0])

@@ -32,7 +32,7 @@ def nlth_poker_tree(game: NLTHGame, preset: BlueprintPreset, card_abstraction=No
     n = game.num_players
     return PokerTree(
         game_name=game.name,
-        params={**dict(game.params), "preset": preset.name},
+        params={**dict(game.params), "preset": preset.name, "card_abstraction": cards.params.key()},
         num_players=n,
         num_rounds=4,
         num_buckets=np.array(cards.num_buckets, dtype=np.int32),

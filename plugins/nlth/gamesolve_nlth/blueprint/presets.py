@@ -12,6 +12,9 @@ import attrs
 from gamesolve_nlth.abstraction.presets import PRESETS as CARD_PRESETS
 from gamesolve_nlth.abstraction.presets import CardAbstractionParams
 
+# The card abstraction of each blueprint preset is the card preset of the same name, so
+# `gamesolve abstraction build --preset P` builds what `gamesolve solve --preset P` needs.
+
 
 @attrs.frozen
 class BlueprintPreset:
@@ -42,7 +45,7 @@ PRESETS: dict[str, BlueprintPreset] = {
     "small": BlueprintPreset(
         "small",
         actions="small",
-        cards=CARD_PRESETS["small"].with_(flop_buckets=100, turn_buckets=50, river_buckets=50),
+        cards=CARD_PRESETS["small"],
         minutes=60.0,
         mccfr={
             "discount_interval": "1m",
@@ -52,7 +55,7 @@ PRESETS: dict[str, BlueprintPreset] = {
             "snapshot_interval": "5m",
             "snapshot_start": "20m",
         },
-        description="an hour on 2 cores: two open sizes, 100/50/50 postflop buckets",
+        description="an hour on 2 cores: two open sizes, 200 buckets per postflop round",
     ),
     "pluribus": BlueprintPreset(
         "pluribus",

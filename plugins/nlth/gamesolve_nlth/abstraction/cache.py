@@ -1,0 +1,33 @@
+"""Where card abstractions live on disk.
+
+``<root>/abstraction/<hash>/`` with ``<root>`` = the ``cache_dir`` argument, else
+``$GAMESOLVE_CACHE_DIR``, else ``~/.cache/gamesolve`` (``$XDG_CACHE_HOME/gamesolve`` if set).
+``<hash>`` is :meth:`CardAbstractionParams.key`. A folder is a zarr group written atomically
+(``atomic_group``) whose attribute ``complete`` is set, so a folder that exists is complete.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .presets import CardAbstractionParams
+
+STORE_KIND = "gamesolve-nlth-card-abstraction"
+STORE_FORMAT = 1
+
+
+def cache_root(cache_dir: str | os.PathLike | None = None) -> Path:
+    """The root cache folder (see module docstring)."""
+    if cache_dir is not None:
+        return Path(cache_dir).expanduser()
+    env = os.environ.get("GAMESOLVE_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "gamesolve"
+
+
+def abstraction_path(params: CardAbstractionParams, cache_dir: str | os.PathLike | None = None) -> Path:
+    """The folder that holds (or will hold) the tables for ``params``."""
+    return cache_root(cache_dir) / "abstraction" / params.key()

@@ -1,0 +1,325 @@
+"""Hand strength tables and next-round features (numba kernels).
+
+Equity is always against **one uniformly random opponent hand** (the two unknown cards drawn
+from the cards not in our hand and not on the board), with ties counting one half.
+
+River equity is exact: for a river board the 1,081 hole pairs drawn from the 47 other cards are
+evaluated once, sorted, and each pair's wins and ties against the 990 opponent hands disjoint
+from it come from running counts (card removal handled by per-card counts, see
+:func:`_board_values`). It is stored as the integer ``2 * wins + ties`` in ``0..1980``
+(``RIVER_SCALE``), so ``equity = value / 1980``.
+
+Turn equity is the mean of the 46 river equities of its completions and flop equity the mean of
+the 47 turn equities: with a uniformly random opponent this equals the all-in equity over the
+remaining board cards (the opponent's cards and the runout are exchangeable).
+
+Canonical hands come from ``isomorphism``'s njit-level ``_unindex_row`` / ``_index_row``
+(imported here: they are the allocation-free row kernels behind ``index_batch``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..evaluator import evaluate7
+from ..isomorphism import _index_row, _unindex_row
+
+RIVER_SCALE = 1980  # 2 * C(45, 2): river equity values are integers 0..1980
+NUM_HOLE_PAIRS = 1326
+
+
+def hole_pair_index(a: int, b: int) -> int:
+    """Index 0..1325 of the unordered hole pair {a, b} (colex: hi * (hi - 1) / 2 + lo)."""
+    lo, hi = (a, b) if a < b else (b, a)
+    return hi * (hi - 1) // 2 + lo
+
+
+@njit(cache=True, inline="always")
+def _pair_index(a, b):
+    lo = min(a, b)
+    hi = max(a, b)
+    return hi * (hi - 1) // 2 + lo
+
+
+@njit(cache=True)
+def _board_values(board, h0, h1, out, scratch_rank, card_below, card_group):
+    """River equity values (2 * wins + ties) of every hole pair for one 5-card board.
+
+    Fills ``h0[:1081], h1[:1081]`` with the pairs (from the 47 cards off the board) and
+    ``out[:1081]`` with their values. For a pair {a, b} with rank r: wins = #pairs below r
+    - #pairs below r holding a - #pairs below r holding b (no lower pair holds both a and b);
+    ties likewise over the equal-rank group, plus one for the pair itself.
+    """
+    b0, b1, b2, b3, b4 = board[0], board[1], board[2], board[3], board[4]
+    used = np.int64(0)
+    for i in range(5):
+        used |= np.int64(1) << board[i]
+    n = 0
+    for a in range(52):
+        if (used >> a) & 1:
+            continue
+        for b in range(a + 1, 52):
+            if (used >> b) & 1:
+                continue
+            h0[n] = a
+            h1[n] = b
+            scratch_rank[n] = evaluate7(a, b, b0, b1, b2, b3, b4)
+            n += 1
+    order = np.argsort(scratch_rank[:n])
+    for c in range(52):
+        card_below[c] = 0
+        card_group[c] = 0
+    below = 0
+    i = 0
+    while i < n:
+        j = i
+        r = scratch_rank[order[i]]
+        while j < n and scratch_rank[order[j]] == r:
+            p = order[j]
+            card_group[h0[p]] += 1
+            card_group[h1[p]] += 1
+            j += 1
+        g = j - i
+        for k in range(i, j):
+            p = order[k]
+            a = h0[p]
+            b = h1[p]
+            wins = below - card_below[a] - card_below[b]
+            ties = g - card_group[a] - card_group[b] + 1
+            out[p] = 2 * wins + ties
+        for k in range(i, j):
+            p = order[k]
+            card_below[h0[p]] += card_group[h0[p]]
+            card_group[h0[p]] = 0
+            card_below[h1[p]] += card_group[h1[p]]
+            card_group[h1[p]] = 0
+        below += g
+        i = j
+    return n
+
+
+@njit(cache=True)
+def board_values(board):
+    """(h0, h1, values) for one 5-card board: all 1,081 hole pairs and their 2*wins+ties."""
+    h0 = np.empty(1081, np.int64)
+    h1 = np.empty(1081, np.int64)
+    out = np.empty(1081, np.int64)
+    rank = np.empty(1081, np.int64)
+    cb = np.zeros(52, np.int64)
+    cg = np.zeros(52, np.int64)
+    _board_values(board, h0, h1, out, rank, cb, cg)
+    return h0, h1, out
+
+
+@njit(cache=True, parallel=True)
+def river_values_for_boards(boards, t_river, out):
+    """For each board row of ``boards`` (int8[nb, 5]), write the equity value of every hole
+    pair into ``out[index(hole + board)]`` (``t_river`` = tables of the (2, 5) indexer).
+
+    Boards that are suit-isomorphic write identical values to identical indices, so running
+    over the canonical 5-card boards covers every canonical river hand.
+    """
+    nb = boards.shape[0]
+    for bi in prange(nb):
+        h0 = np.empty(1081, np.int64)
+        h1 = np.empty(1081, np.int64)
+        vals = np.empty(1081, np.int64)
+        rank = np.empty(1081, np.int64)
+        cb = np.zeros(52, np.int64)
+        cg = np.zeros(52, np.int64)
+        board = np.empty(5, np.int64)
+        for k in range(5):
+            board[k] = boards[bi, k]
+        n = _board_values(board, h0, h1, vals, rank, cb, cg)
+        row = np.empty((1, 7), np.int64)
+        scratch = np.empty(4, np.int64)
+        for k in range(5):
+            row[0, 2 + k] = board[k]
+        for p in range(n):
+            row[0, 0] = h0[p]
+            row[0, 1] = h1[p]
+            out[_index_row(row, 0, t_river, scratch)] = vals[p]
+
+
+@njit(cache=True, parallel=True)
+def river_value_counts(values, n_values):
+    """Histogram (int64[n_values]) of a large integer table, in parallel blocks."""
+    n = values.shape[0]
+    blocks = 64
+    part = np.zeros((blocks, n_values), np.int64)
+    step = (n + blocks - 1) // blocks
+    for b in prange(blocks):
+        lo = b * step
+        hi = min(n, lo + step)
+        for i in range(lo, hi):
+            part[b, values[i]] += 1
+    return part.sum(axis=0)
+
+
+@njit(cache=True, parallel=True)
+def map_values(values, table, out):
+    """out[i] = table[values[i]] (e.g. river equity value -> river bucket), in parallel."""
+    n = values.shape[0]
+    for i in prange(n):
+        out[i] = table[values[i]]
+
+
+@njit(cache=True, parallel=True)
+def turn_features(indices, t_turn, t_river, river_values, value_bucket, atoms, equity):
+    """Features of canonical turn hands (``t_turn`` = (2, 4) tables; ``t_river`` = (2, 5)).
+
+    For the hand of ``indices[i]`` (a canonical turn index), writes the river bucket of each of
+    its 46 river completions into ``atoms[i, :46]`` (via ``value_bucket[river_values[...]]``)
+    and its equity (mean river equity, 0..1) into ``equity[i]``.
+    """
+    n = indices.shape[0]
+    for i in prange(n):
+        hand = np.empty((1, 6), np.int8)
+        counts = np.empty(2, np.int64)
+        fill = np.empty(2, np.int64)
+        _unindex_row(indices[i], t_turn, hand, 0, counts, fill)
+        row = np.empty((1, 7), np.int64)
+        scratch = np.empty(4, np.int64)
+        used = np.int64(0)
+        for k in range(6):
+            row[0, k] = hand[0, k]
+            used |= np.int64(1) << hand[0, k]
+        total = 0
+        m = 0
+        for c in range(52):
+            if (used >> c) & 1:
+                continue
+            row[0, 6] = c
+            v = river_values[_index_row(row, 0, t_river, scratch)]
+            total += v
+            atoms[i, m] = value_bucket[v]
+            m += 1
+        equity[i] = total / (46.0 * 1980.0)
+
+
+@njit(cache=True, parallel=True)
+def flop_features(indices, t_flop, t_turn, turn_bucket, turn_equity, atoms, equity):
+    """Features of canonical flop hands (``t_flop`` = (2, 3) tables; ``t_turn`` = (2, 4)).
+
+    Writes the turn bucket of each of the 47 turn completions into ``atoms[i, :47]`` and the
+    flop equity (mean of the completions' turn equities) into ``equity[i]``.
+    """
+    n = indices.shape[0]
+    for i in prange(n):
+        hand = np.empty((1, 5), np.int8)
+        counts = np.empty(2, np.int64)
+        fill = np.empty(2, np.int64)
+        _unindex_row(indices[i], t_flop, hand, 0, counts, fill)
+        row = np.empty((1, 6), np.int64)
+        scratch = np.empty(4, np.int64)
+        used = np.int64(0)
+        for k in range(5):
+            row[0, k] = hand[0, k]
+            used |= np.int64(1) << hand[0, k]
+        total = 0.0
+        m = 0
+        for c in range(52):
+            if (used >> c) & 1:
+                continue
+            row[0, 5] = c
+            j = _index_row(row, 0, t_turn, scratch)
+            total += turn_equity[j]
+            atoms[i, m] = turn_bucket[j]
+            m += 1
+        equity[i] = total / 47.0
+
+
+# ----------------------------------------------------------------------------------------------
+# One flop at a time (for the search: buckets computed separately per flop)
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True, parallel=True)
+def flop_river_values(flop):
+    """River equity values of every (turn, river, hole) consistent with one flop.
+
+    Returns int16[52, 52, 1326] indexed ``[turn, river, hole_pair]`` (both orders of turn and
+    river filled), -1 where the cards clash.
+    """
+    out = np.full((52, 52, 1326), -1, np.int16)
+    used = np.int64(0)
+    for k in range(3):
+        used |= np.int64(1) << flop[k]
+    pairs = np.empty((1176, 2), np.int64)
+    n = 0
+    for a in range(52):
+        if (used >> a) & 1:
+            continue
+        for b in range(a + 1, 52):
+            if (used >> b) & 1:
+                continue
+            pairs[n, 0] = a
+            pairs[n, 1] = b
+            n += 1
+    for q in prange(n):
+        h0 = np.empty(1081, np.int64)
+        h1 = np.empty(1081, np.int64)
+        vals = np.empty(1081, np.int64)
+        rank = np.empty(1081, np.int64)
+        cb = np.zeros(52, np.int64)
+        cg = np.zeros(52, np.int64)
+        board = np.empty(5, np.int64)
+        board[0] = flop[0]
+        board[1] = flop[1]
+        board[2] = flop[2]
+        board[3] = pairs[q, 0]
+        board[4] = pairs[q, 1]
+        m = _board_values(board, h0, h1, vals, rank, cb, cg)
+        for p in range(m):
+            hp = _pair_index(h0[p], h1[p])
+            out[board[3], board[4], hp] = vals[p]
+            out[board[4], board[3], hp] = vals[p]
+    return out
+
+
+@njit(cache=True, parallel=True)
+def flop_turn_features(flop, river_values, value_bucket):
+    """Turn hands consistent with one flop and their features.
+
+    Returns ``(turn_cards, holes, atoms, equity)``: for each of the 49 * 1128 = 55,272 (turn,
+    hole pair) combinations, the turn card, the hole pair index, the river buckets of its 46
+    river completions and its equity.
+    """
+    used = np.int64(0)
+    for k in range(3):
+        used |= np.int64(1) << flop[k]
+    n = 49 * 1128
+    turn_cards = np.empty(n, np.int64)
+    holes = np.empty(n, np.int64)
+    cards_a = np.empty(n, np.int64)
+    cards_b = np.empty(n, np.int64)
+    i = 0
+    for t in range(52):
+        if (used >> t) & 1:
+            continue
+        for a in range(52):
+            if (used >> a) & 1 or a == t:
+                continue
+            for b in range(a + 1, 52):
+                if (used >> b) & 1 or b == t:
+                    continue
+                turn_cards[i] = t
+                holes[i] = _pair_index(a, b)
+                cards_a[i] = a
+                cards_b[i] = b
+                i += 1
+    atoms = np.empty((n, 46), np.int32)
+    equity = np.empty(n, np.float64)
+    for i in prange(n):
+        t = turn_cards[i]
+        u = used | (np.int64(1) << t) | (np.int64(1) << cards_a[i]) | (np.int64(1) << cards_b[i])
+        total = 0
+        m = 0
+        for r in range(52):
+            if (u >> r) & 1:
+                continue
+            v = river_values[t, r, holes[i]]
+            total += v
+            atoms[i, m] = value_bucket[v]
+            m += 1
+        equity[i] = total / (46.0 * 1980.0)
+    return turn_cards, holes, atoms, equity

@@ -1,0 +1,110 @@
+"""Six-player blueprint training on the tiny preset: the main job, its store, its crash safety."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from gamesolve.game.poker_tree import FOLD
+from gamesolve.solve import continuation as C
+from gamesolve.store import checkpoint as ckpt
+from gamesolve.store.strategy_store import StrategyStore
+
+
+def gamesolve(*args, check=True, timeout=600):
+    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", *args], capture_output=True, text=True, timeout=timeout)
+    if check:
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc
+
+
+def last_json(proc):
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bp") / "tiny"
+    result = last_json(gamesolve("solve", "--game", "nlth", "--iterations", "30000", "--out", str(out), "--json"))
+    return out, result
+
+
+def test_training_reports_the_agreed_keys_and_a_preflop_summary(trained):
+    _, result = trained
+    assert {"game", "players", "algo", "iterations", "seconds", "store", "peak_memory_bytes"} <= set(result)
+    assert result["game"] == "nlth" and result["players"] == 6 and result["algo"] == "mccfr-p"
+    assert set(result["preflop_open"]) == {"UTG", "HJ", "CO", "BTN", "SB"}
+    for freqs in result["preflop_open"].values():
+        assert sum(freqs.values()) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_bytes_per_allocated_infoset_action_are_reported(trained):
+    _, result = trained
+    assert result["allocated_infoset_actions"] > 0
+    assert 4 <= result["bytes_per_infoset_action"] < 8
+
+
+def test_blueprint_store_holds_a_strategy_per_reached_infoset(trained):
+    out, _ = trained
+    store = StrategyStore(out / "blueprint")
+    node = 0  # the first decision: under the gun, fold / call / pot raise / all-in
+    probs = store.probabilities(node, 168)
+    assert len(probs) == 4 and probs.sum() == pytest.approx(1.0)
+
+
+def test_continuation_strategies_are_one_action_per_infoset_in_few_bits(trained):
+    out, _ = trained
+    store = StrategyStore(out / "blueprint")
+    bits = store.attrs["continuation_bits"]
+    assert bits == C.bits_for(int(np.diff(store.child_start).max()))
+    first = 0
+    n_act = int(store.child_start[first + 1] - store.child_start[first])
+    fold_index = [k - store.child_start[first] for k in range(store.child_start[first], store.child_start[first + 1]) if store.action_kind[k] == FOLD][0]
+    picks = {k: [store.continuation(k, first, b) for b in range(169)] for k in range(4)}
+    assert all(0 <= a < n_act for k in picks for a in picks[k])
+    # Multiplying fold by 5 can only make folding more likely.
+    assert sum(a == fold_index for a in picks[1]) >= sum(a == fold_index for a in picks[0])
+
+
+def test_pluribus_preset_is_refused_with_its_memory_need():
+    proc = gamesolve("solve", "--game", "nlth", "--preset", "pluribus", "--minutes", "1", check=False)
+    assert proc.returncode == 2
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "needs about" in errors[0] and "GiB" in errors[0]
+
+
+def test_unequal_stacks_are_refused():
+    proc = gamesolve("solve", "--game", "nlth", "--param", "stacks=10000,5000,10000,10000,10000,10000", "--iterations", "10", check=False)
+    assert proc.returncode == 2 and "equal stacks" in proc.stderr
+
+
+def test_blueprint_agent_plays_a_match(trained):
+    out, _ = trained
+    proc = gamesolve("match", "--game", "nlth", "--agents", f"blueprint:store={out},call,call,call,call,call", "--hands", "60", "--json")
+    result = last_json(proc)
+    assert result["hands"] == 60
+
+
+def test_kill_9_during_training_then_resume_continues(tmp_path):
+    out = tmp_path / "run"
+    args = ["solve", "--game", "nlth", "--minutes", "3", "--out", str(out), "-o", "checkpoint=1s"]
+    proc = subprocess.Popen([sys.executable, "-m", "gamesolve.cli", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 240
+        while ckpt.latest(out) is None or ckpt.latest(out) < "checkpoint-000002":
+            assert time.time() < deadline and proc.poll() is None, "no checkpoint was written"
+            time.sleep(0.2)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    saved = ckpt.read_checkpoint(out)[1]["counters"]["iteration"]
+    assert saved > 0
+    result = last_json(gamesolve("solve", "--game", "nlth", "--iterations", "2000", "--out", str(out), "--resume", "--json"))
+    assert result["iterations"] == saved + 2000
