@@ -108,3 +108,21 @@ def test_kill_9_during_training_then_resume_continues(tmp_path):
     assert saved > 0
     result = last_json(gamesolve("solve", "--game", "nlth", "--iterations", "2000", "--out", str(out), "--resume", "--json"))
     assert result["iterations"] == saved + 2000
+
+
+def test_tiny_card_abstraction_buckets_every_canonical_hand(trained):
+    # Training built (or reused) the tiny card abstraction in the cache; check it is complete.
+    from gamesolve_nlth.abstraction.card_abstraction import build_card_abstraction, load_river_equity
+    from gamesolve_nlth.abstraction.presets import CANONICAL_COUNTS, PRESETS
+
+    ab = build_card_abstraction(PRESETS["tiny"])
+    assert tuple(len(t) for t in ab.tables) == CANONICAL_COUNTS
+    for table, k in zip(ab.tables, ab.num_buckets):
+        assert table.min() >= 0 and table.max() == k - 1
+    river = ab.tables[3]
+    equity = load_river_equity(ab)
+    top_of = np.full(ab.num_buckets[3], -1.0)
+    np.maximum.at(top_of, river, equity)
+    bottom_of = np.full(ab.num_buckets[3], 2.0)
+    np.minimum.at(bottom_of, river, equity)
+    assert (top_of[:-1] <= bottom_of[1:]).all()  # river buckets are ordered by equity
