@@ -22,10 +22,11 @@ def test_first_decision_is_under_the_gun_with_fold_call_pot_raise_and_all_in(tin
     assert t["action_amount"][kids].tolist() == [0, 100, 350, 10000]  # pot raise: 100 + (150 + 100)
 
 
-def replay(tree, rng):
-    """Follow a random path of the tree in the Python engine API; check every action is legal."""
-    game = NLTHGame(players=6, button=5)
-    state = game.new_initial_state(cards=list(range(17)))
+def replay(tree, rng, players=6):
+    """Follow a random path of the tree in the Python engine API; check every action is legal
+    and the tree's chips and folds match the engine's."""
+    game = NLTHGame(players=players, button=players - 1)
+    state = game.new_initial_state(cards=list(range(2 * players + 5)))
     node = 0
     while tree["node_kind"][node] == DECISION:
         assert state.current_player() == tree["node_player"][node]
@@ -51,22 +52,7 @@ def test_small_preset_paths_are_legal_too():
     tree = build_betting_tree(PRESETS["small"], players=3)
     rng = np.random.default_rng(1)
     for _ in range(200):
-        replay_n(tree, rng, 3)
-
-
-def replay_n(tree, rng, players):
-    game = NLTHGame(players=players, button=players - 1)
-    state = game.new_initial_state(cards=list(range(2 * players + 5)))
-    node = 0
-    while tree["node_kind"][node] == DECISION:
-        lo, hi = tree["child_start"][node], tree["child_start"][node + 1]
-        k = int(rng.integers(lo, hi))
-        kind, amount = tree["action_kind"][k], int(tree["action_amount"][k])
-        action = 0 if kind == FOLD else 1 if kind == CALL else raise_action(amount)
-        assert action in state.legal_actions()
-        state = state.child(action)
-        node = int(tree["child_list"][k])
-    assert state.is_terminal()
+        replay(tree, rng, players=3)
 
 
 def test_sizes_are_clipped_and_merged():

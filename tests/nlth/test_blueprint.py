@@ -126,3 +126,13 @@ def test_tiny_card_abstraction_buckets_every_canonical_hand(trained):
     bottom_of = np.full(ab.num_buckets[3], 2.0)
     np.minimum.at(bottom_of, river, equity)
     assert (top_of[:-1] <= bottom_of[1:]).all()  # river buckets are ordered by equity
+
+
+def test_without_a_budget_the_preset_trains_for_its_default_minutes(trained):
+    # `gamesolve solve --game nlth` (the README's main job) gives neither --minutes nor --iterations.
+    from gamesolve_nlth.blueprint.poker_tree import nlth_poker_tree
+    from gamesolve_nlth.blueprint.presets import PRESETS
+    from gamesolve_nlth.state import NLTHGame
+
+    tree = nlth_poker_tree(NLTHGame(players=6), PRESETS["tiny"])
+    assert tree.default_minutes == PRESETS["tiny"].minutes == 3.0

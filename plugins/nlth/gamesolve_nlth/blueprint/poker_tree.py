@@ -40,6 +40,8 @@ def nlth_poker_tree(game: NLTHGame, preset: BlueprintPreset, card_abstraction=No
         deal_rank=np.zeros((1, n), dtype=np.int32),
         regret_scale=1.0,
         mccfr_defaults=dict(preset.mccfr),
+        default_minutes=preset.minutes,
+        describe=f"preset {preset.name}: {preset.description}",
         deal_source=DealSource(n, cards.tables),
         **tree,
     )
