@@ -237,6 +237,14 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
         lines.append(f"NashConv    {result['nash_conv']:.6g}")
         lines.append(f"exploitability {result['exploitability']:.6g}  (NashConv / players)")
         lines.append(f"game value  {result['game_value']:+.6f}  (player 0, average policy)")
+    if "allocated_infoset_actions" in result:
+        lines.append(
+            f"tables      {result['allocated_infoset_actions']:,} infoset-actions in "
+            f"{result['allocated_action_sequences']:,} action sequences, "
+            f"{result['bytes_per_infoset_action']:.2f} bytes each; "
+            f"{result.get('iterations_per_second', 0):,.0f} iterations/s; "
+            f"peak memory {result.get('peak_memory_bytes', 0) / 2**30:.2f} GiB"
+        )
     for extra in result.get("summary", []):
         lines.append(extra)
     if "store" in result:

@@ -137,7 +137,8 @@ class MCCFRTrainer:
         self.rng = np.array([_mix(self.seed * 1_000_003 + t + 1) for t in range(self.threads)], dtype=np.uint64)
         self.update_rng = np.array([_mix(self.seed * 7_777_777 + 12345)], dtype=np.uint64)
         self._visited = np.zeros(self.threads, dtype=np.int64)
-        depth = _max_depth(tree)
+        depth = int(K.tree_depth(tree.child_start, tree.child_list))
+        self._max_row = int(sizes.max())
         max_actions = int(tree.num_actions.max())
         self._st_node = np.zeros((self.threads, depth + 1), dtype=np.int32)
         self._st_k = np.zeros((self.threads, depth + 1), dtype=np.int32)
@@ -156,7 +157,7 @@ class MCCFRTrainer:
     # -- running -------------------------------------------------------------------------
     def _refill(self) -> None:
         for t in range(self.threads):
-            if self.res_end[t] - self.res_next[t] < 1024 + int(self.tree.row_sizes().max()):
+            if self.res_end[t] - self.res_next[t] < 1024 + self._max_row:
                 size = min(RESERVOIR, self.capacity - self.used)
                 if size <= 1024:
                     raise MemoryError(
@@ -455,11 +456,3 @@ def _mix(x: int) -> int:
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
     return x ^ (x >> 31)
-
-
-def _max_depth(tree: PokerTree) -> int:
-    depth = np.zeros(tree.num_nodes, dtype=np.int64)
-    for node in range(tree.num_nodes):
-        for k in range(tree.child_start[node], tree.child_start[node + 1]):
-            depth[tree.child_list[k]] = depth[node] + 1
-    return int(depth.max())

@@ -399,3 +399,18 @@ def quantised_snapshot(regrets, node_offset, node_kind, node_round, child_start,
             strategy_from_regrets(regrets, row, n_act, scratch)
             for a in range(n_act):
                 out[row + a] = np.uint8(math.floor(scratch[a] * 255.0 + 0.5))
+
+
+@njit(cache=True)
+def tree_depth(child_start, child_list):
+    """Largest depth of a preorder tree (parents come before children)."""
+    n = child_start.shape[0] - 1
+    depth = np.zeros(n, np.int64)
+    deepest = 0
+    for node in range(n):
+        for k in range(child_start[node], child_start[node + 1]):
+            c = child_list[k]
+            depth[c] = depth[node] + 1
+            if depth[c] > deepest:
+                deepest = depth[c]
+    return deepest
