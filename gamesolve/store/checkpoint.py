@@ -14,7 +14,6 @@ removed when the store is next opened for writing.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -29,11 +28,6 @@ from gamesolve.store.zarr_io import StoreError, open_group, write_array
 FORMAT = "gamesolve.mccfr/1"
 LATEST = "LATEST"
 KEEP = 2  # complete generations kept on disk
-
-
-def is_checkpoint_store(path: str | os.PathLike) -> bool:
-    path = Path(path)
-    return (path / "zarr.json").exists() and (path / LATEST).exists()
 
 
 def create_store(path: str | os.PathLike, meta: dict[str, Any]) -> None:
@@ -106,10 +100,6 @@ def read_checkpoint(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dic
     group = zarr.open_group(str(path / name), mode="r")
     arrays = {key: group[key][...] for key in group.array_keys()}
     return arrays, dict(group.attrs)
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True)
 
 
 class SnapshotSink:
