@@ -21,9 +21,10 @@ BIASES = ("blueprint", "fold", "call", "raise")
 
 @njit(cache=True)
 def sample_continuations(strategy, node_offset, node_kind, node_round, child_start, action_kind,
-                         num_buckets, infoset_start, bias, seed, out):  # fmt: skip
-    """``out[k, infoset]`` = an action index sampled from continuation strategy k
-    (0 blueprint, 1 fold-biased, 2 call-biased, 3 raise-biased) at every allocated infoset."""
+                         num_buckets, infoset_start, bias, seed, k, out):  # fmt: skip
+    """``out[infoset]`` = an action index sampled from continuation strategy ``k``
+    (0 blueprint, 1 fold-biased, 2 call-biased, 3 raise-biased) at every allocated infoset.
+    One strategy per call, so writing a large blueprint needs one byte per infoset at a time."""
     state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
     probs = np.empty(64)
     for node in range(node_kind.shape[0]):
@@ -35,27 +36,26 @@ def sample_continuations(strategy, node_offset, node_kind, node_round, child_sta
         for b in range(num_buckets[node_round[node]]):
             row = off + b * n_act
             info = infoset_start[node] + b
-            for k in range(4):
-                total = 0.0
-                for a in range(n_act):
-                    p = strategy[row + a]
-                    kind = action_kind[c0 + a]
-                    if (k == 1 and kind == FOLD) or (k == 2 and kind == CALL) or (k == 3 and kind == RAISE):
-                        p *= bias
-                    probs[a] = p
-                    total += p
-                state, u = splitmix(state)
-                u *= total
-                choice = n_act - 1
-                acc = 0.0
-                for a in range(n_act - 1):
-                    acc += probs[a]
-                    if u < acc:
-                        choice = a
-                        break
-                if total <= 0.0:
-                    choice = 0
-                out[k, info] = choice
+            total = 0.0
+            for a in range(n_act):
+                p = strategy[row + a]
+                kind = action_kind[c0 + a]
+                if (k == 1 and kind == FOLD) or (k == 2 and kind == CALL) or (k == 3 and kind == RAISE):
+                    p *= bias
+                probs[a] = p
+                total += p
+            state, u = splitmix(state)
+            u *= total
+            choice = n_act - 1
+            acc = 0.0
+            for a in range(n_act - 1):
+                acc += probs[a]
+                if u < acc:
+                    choice = a
+                    break
+            if total <= 0.0:
+                choice = 0
+            out[info] = choice
 
 
 def infoset_numbering(node_offset: np.ndarray, node_kind: np.ndarray, node_round: np.ndarray, num_buckets: np.ndarray) -> tuple[np.ndarray, int]:
@@ -71,10 +71,22 @@ def bits_for(max_actions: int) -> int:
     return max(1, math.ceil(math.log2(max(2, max_actions))))
 
 
+@njit(cache=True)
+def _pack(values, bits, out):
+    for i in range(values.shape[0]):
+        v = values[i]
+        for j in range(bits):
+            if (v >> j) & 1:
+                pos = i * bits + j
+                out[pos >> 3] |= np.uint8(1 << (7 - (pos & 7)))
+
+
 def pack(values: np.ndarray, bits: int) -> np.ndarray:
-    """Pack non-negative ints below ``2**bits`` into bytes, ``bits`` bits each."""
-    matrix = ((values[:, None].astype(np.uint64) >> np.arange(bits, dtype=np.uint64)) & 1).astype(np.uint8)
-    return np.packbits(matrix.ravel())
+    """Pack non-negative ints below ``2**bits`` into bytes, ``bits`` bits each (bit j of value
+    i at bit position ``i * bits + j``, most significant first within a byte, as np.packbits)."""
+    out = np.zeros(-(-len(values) * bits // 8), dtype=np.uint8)
+    _pack(np.ascontiguousarray(values), bits, out)
+    return out
 
 
 def unpack(packed: np.ndarray, bits: int, count: int) -> np.ndarray:

@@ -392,9 +392,10 @@ class MCCFRTrainer:
 
     # -- results -------------------------------------------------------------------------
     def current_rows(self) -> np.ndarray:
-        """Regret-matching strategy of every allocated row (arena layout)."""
+        """Regret-matching strategy of every allocated row (arena layout, float32: this is
+        the size of the tables themselves)."""
         t = self.tree
-        out = np.zeros(self.used)
+        out = np.zeros(self.used, dtype=np.float32)
         K.current_strategy(self.regrets, self.node_offset, t.node_kind, t.node_round, t.child_start, t.num_buckets, 0, out)
         return out
 

@@ -17,10 +17,12 @@ chunks), so playing needs little memory whatever the blueprint's size.
 from __future__ import annotations
 
 import functools
+import math
 import os
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from gamesolve import __version__
 from gamesolve.game.poker_tree import PokerTree
@@ -32,9 +34,19 @@ CHUNK = 1 << 20
 TREE_ARRAYS = ("node_kind", "node_player", "node_round", "child_start", "child_list", "action_kind", "action_amount", "num_buckets")
 
 
+@njit(cache=True)
+def _quantise(rows, out):
+    for i in range(rows.shape[0]):
+        v = math.floor(rows[i] * 255.0 + 0.5)
+        out[i] = 0 if v < 0 else (255 if v > 255 else np.uint8(v))
+
+
 def quantise(rows: np.ndarray) -> np.ndarray:
-    """Probabilities to uint8 (0..255); rows are renormalised when read."""
-    return np.clip(np.rint(rows * 255.0), 0, 255).astype(np.uint8)
+    """Probabilities to uint8 (0..255), without float temporaries; rows are renormalised
+    when read."""
+    out = np.empty(len(rows), dtype=np.uint8)
+    _quantise(rows, out)
+    return out
 
 
 def write_strategy(path: str | os.PathLike, tree: PokerTree, rows: np.ndarray, node_offset: np.ndarray,
@@ -42,11 +54,6 @@ def write_strategy(path: str | os.PathLike, tree: PokerTree, rows: np.ndarray, n
     """Write a poker-tree strategy (arena layout ``rows`` addressed by ``node_offset``) with
     its four continuation strategies, atomically."""
     infoset_start, n_infosets = C.infoset_numbering(node_offset, tree.node_kind, tree.node_round, tree.num_buckets)
-    choices = np.zeros((4, max(n_infosets, 1)), dtype=np.int64)
-    C.sample_continuations(
-        rows, node_offset, tree.node_kind, tree.node_round, tree.child_start, tree.action_kind,
-        tree.num_buckets, infoset_start, float(bias), seed, choices,
-    )  # fmt: skip
     bits = C.bits_for(int(tree.num_actions.max()))
     with atomic_group(path) as group:
         group.attrs.update({
@@ -59,8 +66,14 @@ def write_strategy(path: str | os.PathLike, tree: PokerTree, rows: np.ndarray, n
         write_array(group, "node_offset", node_offset)
         write_array(group, "infoset_start", infoset_start)
         write_array(group, "strategy", quantise(rows), chunk=CHUNK)
+        # One strategy at a time: one byte per infoset while sampling (actions per node < 256).
+        choices = np.zeros(max(n_infosets, 1), dtype=np.uint8)
         for k in range(4):
-            write_array(group, f"continuation_{k}", C.pack(choices[k, :n_infosets], bits), chunk=CHUNK)
+            C.sample_continuations(
+                rows, node_offset, tree.node_kind, tree.node_round, tree.child_start, tree.action_kind,
+                tree.num_buckets, infoset_start, float(bias), seed * 4 + k, k, choices,
+            )  # fmt: skip
+            write_array(group, f"continuation_{k}", C.pack(choices[:n_infosets], bits), chunk=CHUNK)
 
 
 class StrategyStore:

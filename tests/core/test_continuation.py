@@ -1,7 +1,7 @@
 """Continuation strategies: biased by x5, one sampled action per infoset, packed in few bits."""
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamesolve.game.poker_tree import FOLD, RAISE
@@ -10,6 +10,7 @@ from gamesolve_leduc import LeducGame
 from gamesolve_leduc.poker_tree import leduc_poker_tree
 
 
+@settings(deadline=None)  # the first example compiles the numba packer
 @given(st.integers(1, 6), st.lists(st.integers(0, 63), min_size=1, max_size=200))
 def test_packing_round_trips(bits, values):
     values = np.array([v % (1 << bits) for v in values])
@@ -27,9 +28,10 @@ def uniform_choices(tree, seed):
         n_act = tree.child_start[node + 1] - tree.child_start[node]
         rows[node_offset[node] : node_offset[node] + sizes[node]] = 1.0 / n_act
     start, count = C.infoset_numbering(node_offset, tree.node_kind, tree.node_round, tree.num_buckets)
-    out = np.zeros((4, count), dtype=np.int64)
-    C.sample_continuations(rows, node_offset, tree.node_kind, tree.node_round, tree.child_start,
-                           tree.action_kind, tree.num_buckets, start, 5.0, seed, out)  # fmt: skip
+    out = np.zeros((4, count), dtype=np.uint8)
+    for k in range(4):
+        C.sample_continuations(rows, node_offset, tree.node_kind, tree.node_round, tree.child_start,
+                               tree.action_kind, tree.num_buckets, start, 5.0, seed * 4 + k, k, out[k])  # fmt: skip
     return out, start
 
 
