@@ -400,7 +400,7 @@ def test_cli(fake_cache, tmp_path):
     res = runner.invoke(root, ["abstraction", "quality", "--preset", "tiny", "--cache-dir", str(fake_cache)])
     assert res.exit_code == 0 and "flop" in res.output
     res = runner.invoke(root, ["abstraction", "quality", "--preset", "tiny", "--cache-dir", str(tmp_path)])
-    assert res.exit_code == 1 and "not built" in res.output
+    assert res.exit_code == 2 and "not built" in res.output
     res = runner.invoke(root, ["abstraction", "build", "--preset", "nope"])
     assert res.exit_code == 2 and "nope" in res.output
 

@@ -150,7 +150,9 @@ def abstraction_group() -> click.Group:
             with BarProgress(quiet=as_json) as progress:
                 ab = build_card_abstraction(params, cache_dir=cache_dir, progress=progress)
         else:
-            raise click.ClickException(
+            from gamesolve.cli import InputError
+
+            raise InputError(
                 f"the {preset_name!r} card abstraction is not built (no {path}); "
                 f"run `gamesolve abstraction build --preset {preset_name}` or pass --build"
             )
