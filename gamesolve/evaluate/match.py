@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -294,7 +294,3 @@ def make_agents(registry, game: Game, texts: Sequence[str], seed: int) -> tuple[
     labels = default_names([t.strip() for t in texts])
     return agents, labels
 
-
-def result_totals(result: MatchResult) -> Mapping[str, float]:
-    """Total winnings (game units) per agent name."""
-    return {a.name: a.total for a in result.agents}

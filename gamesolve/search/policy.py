@@ -45,13 +45,6 @@ class TabularPolicy:
         except KeyError:
             raise KeyError(f"the policy has no entry for information set {key!r}") from None
 
-    def to_slots(self, tree: ExplicitTree) -> np.ndarray:
-        start = tree.infoset_slot_start
-        out = np.empty(tree.num_slots)
-        for i, key in enumerate(tree.infoset_keys):
-            out[start[i] : start[i + 1]] = self.table[key]
-        return out
-
 
 class StrategyTable:
     """A strategy over *chosen* actions: ``{key: (actions, probabilities)}``.

@@ -12,7 +12,6 @@ backward values, regret/average update), branch-light and recursion-free.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 

@@ -16,7 +16,6 @@ chunks), so playing needs little memory whatever the blueprint's size.
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from typing import Any
@@ -27,7 +26,7 @@ from numba import njit
 from gamesolve import __version__
 from gamesolve.game.poker_tree import PokerTree
 from gamesolve.solve import continuation as C
-from gamesolve.store.zarr_io import StoreError, atomic_group, open_group, write_array
+from gamesolve.store.zarr_io import ChunkedReader, StoreError, atomic_group, open_group, write_array
 
 FORMAT = "gamesolve.poker-strategy/1"
 CHUNK = 1 << 20
@@ -87,12 +86,8 @@ class StrategyStore:
             raise StoreError(f"{path} is not a gamesolve poker strategy store (format {self.attrs.get('format')!r})")
         for name in TREE_ARRAYS + ("node_offset", "infoset_start"):
             setattr(self, name, group[name][...])
-        self._strategy = group["strategy"]
+        self._strategy = ChunkedReader(group["strategy"], CHUNK, cached_chunks)
         self._continuations = [group[f"continuation_{k}"] for k in range(4)]
-        self._chunk = functools.lru_cache(maxsize=cached_chunks)(self._read_chunk)
-
-    def _read_chunk(self, index: int) -> np.ndarray:
-        return self._strategy[index * CHUNK : (index + 1) * CHUNK]
 
     def children(self, node: int) -> np.ndarray:
         return self.child_list[self.child_start[node] : self.child_start[node + 1]]
@@ -107,8 +102,7 @@ class StrategyStore:
         start = off + bucket * n_act
         values = np.empty(n_act)
         for a in range(n_act):
-            i = start + a
-            values[a] = self._chunk(i // CHUNK)[i % CHUNK]
+            values[a] = self._strategy[start + a]
         total = values.sum()
         return values / total if total > 0 else np.full(n_act, 1.0 / n_act)
 

@@ -7,6 +7,7 @@ never leaves a half-written store where a complete one was expected.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import warnings
@@ -96,3 +97,19 @@ def open_group(path: str | os.PathLike, what: str = "store") -> zarr.Group:
         return QuietGroup(zarr.open_group(str(path), mode="r"))
     except Exception as exc:  # zarr raises several types for "not a group"
         raise StoreError(f"{path} is not a gamesolve {what} ({type(exc).__name__})") from None
+
+
+class ChunkedReader:
+    """Element reads from a large zarr array, a chunk at a time, with a small LRU of chunks:
+    random lookups into a store too big to load (strategies, bucket tables)."""
+
+    def __init__(self, array, chunk: int = 1 << 20, cached: int = 16):
+        self.array = array
+        self.chunk = chunk
+        self._read = functools.lru_cache(maxsize=cached)(self._read_chunk)
+
+    def _read_chunk(self, index: int) -> np.ndarray:
+        return np.asarray(self.array[index * self.chunk : (index + 1) * self.chunk])
+
+    def __getitem__(self, i: int):
+        return self._read(i // self.chunk)[i % self.chunk]

@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from .emd import assign_greedy, assign_l1
+from .emd import assign_l1
 
 
 # ----------------------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ from their zarr stores a chunk at a time (a small LRU), never whole.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +21,7 @@ import numpy as np
 from gamesolve.agents import Agent
 from gamesolve.game.poker_tree import CALL, DECISION, FOLD, RAISE
 from gamesolve.store.strategy_store import StrategyStore
-from gamesolve.store.zarr_io import StoreError, open_group
+from gamesolve.store.zarr_io import ChunkedReader, StoreError, open_group
 from gamesolve_nlth.abstraction.cache import cache_root
 from gamesolve_nlth.betting.translation import translate
 from gamesolve_nlth.blueprint.presets import blueprint_preset
@@ -33,29 +32,18 @@ ROUND_TABLES = ("preflop", "flop", "turn", "river")
 TABLE_CHUNK = 1 << 22
 
 
-class LazyTable:
-    """A zarr array read a chunk at a time."""
-
-    def __init__(self, array, cached: int = 8):
-        self.array = array
-        self._chunk = functools.lru_cache(maxsize=cached)(lambda i: np.asarray(array[i * TABLE_CHUNK : (i + 1) * TABLE_CHUNK]))
-
-    def __getitem__(self, index: int) -> int:
-        return int(self._chunk(index // TABLE_CHUNK)[index % TABLE_CHUNK])
-
-
 class CardBuckets:
     """Bucket of (hole, board) per round from a stored card abstraction, read lazily."""
 
     def __init__(self, path: Path):
         group = open_group(path, "card abstraction")
-        self.tables = [LazyTable(group[name]) for name in ROUND_TABLES]
+        self.tables = [ChunkedReader(group[name], TABLE_CHUNK, cached=8) for name in ROUND_TABLES]
         self.indexers = [HandIndexer((2,)), HandIndexer((2, 3)), HandIndexer((2, 4)), HandIndexer((2, 5))]
 
     def bucket(self, street: int, hole: list[int], board: list[int]) -> int:
         cards = list(hole) + list(board[: (0, 3, 4, 5)[street]])
         index = self.indexers[street].index(cards, round=0 if street == 0 else 1)
-        return self.tables[street][index]
+        return int(self.tables[street][index])
 
 
 def open_blueprint(path: str | Path) -> StrategyStore:

@@ -19,8 +19,6 @@ Configured in TOML::
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from pathlib import Path
 
@@ -90,9 +88,6 @@ class ActionAbstraction:
                 for r in self.rounds
             ],
         }
-
-    def digest(self) -> str:
-        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
 
     def as_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(fractions[R, D, K], counts[R, D], all_in[R], max_raises[R])`` for the kernels."""
