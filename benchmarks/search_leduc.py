@@ -7,6 +7,7 @@ evaluated with the core's exact best response.
     /work/venv/bin/python benchmarks/search_leduc.py                 # 2 players, seed 0
     /work/venv/bin/python benchmarks/search_leduc.py --seeds 0 1 2 3 # blueprint seed sweep
     /work/venv/bin/python benchmarks/search_leduc.py --players 3     # NashConv, 3 players
+    /work/venv/bin/python benchmarks/search_leduc.py --sampling-above 0 --rollouts 100  # the large-game seams
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ def blueprint_slots(game, tree, kind: str, iterations: int, seed: int):
 
 
 def configurations(args):
-    base = dict(iterations=args.iterations, algorithm=args.algorithm)
+    base = dict(iterations=args.iterations, algorithm=args.algorithm, sampling_above=args.sampling_above,
+                mccfr_iterations=args.mccfr_iterations, rollouts=args.rollouts)
     out = {}
     for play in args.play:
         out[f"(b) k=1, {play}"] = SearchConfig(k=1, play=play, **base)
@@ -57,6 +59,10 @@ def main():
     ap.add_argument("--blueprint-iterations", type=int, default=1_000_000)
     ap.add_argument("--iterations", type=int, default=1000, help="Linear CFR iterations per search")
     ap.add_argument("--algorithm", default="lcfr")
+    ap.add_argument("--sampling-above", type=int, default=None,
+                    help="solve subgames with more nodes than this by Linear MCCFR (0: all)")
+    ap.add_argument("--mccfr-iterations", type=int, default=100_000)
+    ap.add_argument("--rollouts", type=int, default=None, help="sampled leaf values (default: exact)")
     ap.add_argument("--play", nargs="+", default=["current", "average"], choices=("current", "average"))
     ap.add_argument("--round-one-only", action="store_true", help="also search in round 1 only (blueprint in round 2)")
     args = ap.parse_args()

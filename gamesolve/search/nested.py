@@ -35,9 +35,9 @@ import numpy as np
 from gamesolve.game.state import CHANCE, Game, State
 from gamesolve.search.adapter import RAISE, ActionAbstraction, AllActions, LeafMapping, PokerAdapter, identity_mapping
 from gamesolve.search.beliefs import PublicBeliefState
-from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, LeafEvaluator
+from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, LeafEvaluator, SampledLeafValues
 from gamesolve.search.policy import Policy
-from gamesolve.search.solve import SearchResult, SubgameSolver, TabularSubgameSolver
+from gamesolve.search.solve import MCCFRSubgameSolver, SearchResult, SizeDependentSolver, SubgameSolver, TabularSubgameSolver
 from gamesolve.search.subgame import DepthLimit, Subgame, SubgameSpec
 
 
@@ -55,6 +55,12 @@ class SearchConfig:
     :ivar search_rounds: betting rounds (0 = the first) in which the agent searches; None:
         all. In other rounds it keeps the last search's strategy where that covers the
         round, else the blueprint (beliefs still move with the root).
+    :ivar sampling_above: subgames with more nodes than this are solved by Linear MCCFR
+        (``mccfr_iterations``), as Pluribus does for large subgames; None: always
+        full-width (``iterations`` of ``algorithm``).
+    :ivar rollouts: leaf values from this many sampled rollouts per joint continuation
+        choice; None: exact leaf values (small games).
+    :ivar seed: seed of the sampling solver and of the rollouts.
     """
 
     k: int = 4
@@ -65,6 +71,23 @@ class SearchConfig:
     first_round: str = attrs.field(default="search", validator=attrs.validators.in_(("search", "blueprint")))
     bias_factor: float = 5.0
     search_rounds: tuple[int, ...] | None = None
+    sampling_above: int | None = None
+    mccfr_iterations: int = 100_000
+    rollouts: int | None = None
+    seed: int = 0
+
+    def solver(self) -> SubgameSolver:
+        full_width = TabularSubgameSolver(self.iterations, self.algorithm)
+        if self.sampling_above is None:
+            return full_width
+        return SizeDependentSolver(full_width, MCCFRSubgameSolver(self.mccfr_iterations, self.seed), self.sampling_above)
+
+    def leaf_values(self, blueprint: Policy, adapter: PokerAdapter, num_players: int,
+                    leaf_mapping: LeafMapping = identity_mapping) -> LeafEvaluator:
+        continuations = ContinuationStrategies.first(self.k, blueprint, adapter, self.bias_factor)
+        if self.rollouts is None:
+            return ExactLeafValues(continuations, num_players, leaf_mapping)
+        return SampledLeafValues(continuations, num_players, self.rollouts, self.seed, leaf_mapping)
 
 
 class SearchCache:
@@ -99,10 +122,9 @@ class SearchAgent:
         self.seat = seat
         self.config = config
         self.abstraction = abstraction if abstraction is not None else AllActions()
-        self.solver = solver or TabularSubgameSolver(config.iterations, config.algorithm)
+        self.solver = solver or config.solver()
         if leaf_values is None and not config.depth.unlimited:
-            continuations = ContinuationStrategies.first(config.k, blueprint, adapter, config.bias_factor)
-            leaf_values = ExactLeafValues(continuations, game.num_players, leaf_mapping)
+            leaf_values = config.leaf_values(blueprint, adapter, game.num_players, leaf_mapping)
         self.leaf_values = leaf_values
         self.cache = cache if cache is not None else SearchCache()
         self.new_hand()
@@ -251,7 +273,7 @@ class SearchAgent:
         """Search(G_root): solve the subgame from the round's root with the current additions
         and frozen probabilities; memoised in the shared cache."""
         frozen_key = _frozen_key(self.frozen)
-        key = (self.config, self.root_key, tuple(sorted(self.added)), self.seat if frozen_key else -1, frozen_key)
+        key = (self.config, self.solver, self.root_key, tuple(sorted(self.added)), self.seat if frozen_key else -1, frozen_key)
         result = self.cache.searches.get(key)
         if result is None:
             spec = SubgameSpec(

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from gamesolve.search import DepthLimit, RemoveActions, SearchAgent, SearchCache, SearchConfig
-from gamesolve_leduc import LeducGame
 
 CALL, RAISE = 1, 2
 SMALL = SearchConfig(iterations=200)
