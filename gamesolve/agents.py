@@ -18,7 +18,13 @@ from gamesolve.game.state import Game, State
 
 
 class Agent(abc.ABC):
-    """Plays one seat of a game, hand after hand."""
+    """Plays one seat of a game, hand after hand.
+
+    An agent that draws random numbers should reseed its generator in :meth:`new_hand` from
+    its seed and the hand number (:func:`hand_seed`): then a hand's play does not depend on
+    the hands played before it, and a match split over worker processes gives the same
+    result as one played in a single process.
+    """
 
     name: str = "agent"
 
@@ -31,6 +37,11 @@ class Agent(abc.ABC):
 
     def observe(self, state: State, action: int) -> None:  # noqa: B027 - optional hook
         """Called after every action (any player's, and chance's) with the state before it."""
+
+
+def hand_seed(seed: int, hand: int) -> int:
+    """The seed of an agent's random stream for hand number ``hand`` (distinct per hand)."""
+    return (int(seed) * 0x9E3779B97F4A7C15 + int(hand) * 0xBF58476D1CE4E5B9 + 1) % (2**63)
 
 
 @attrs.frozen

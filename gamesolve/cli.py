@@ -305,9 +305,10 @@ def exploitability(ctx, game_name, store_path, players, params, policy, as_json)
 @click.option("--players", type=str, default=None, help="Number of players (default: the number of agents).")
 @click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
 @click.option("--hh", "hh_path", type=click.Path(path_type=Path), default=None, help="Write hand histories here (NLTH: PHH; PATH.phhs = one file, else a folder).")
+@click.option("--workers", type=str, default="1", show_default=True, help="Processes to play the deals in (same result as 1).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, as_json):
+def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, workers, as_json):
     """Play agents against each other with duplicate dealing and report win rates (mbb/game for poker)."""
     from gamesolve.evaluate.match import MatchError, make_agents, play_match
     from gamesolve.progress import BarProgress
@@ -317,6 +318,7 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, as_
     if not all(texts):
         raise InputError(f"--agents expects a comma-separated list of agent names, got {agent_list!r}")
     n_hands = _positive(hands, "hands", int)
+    n_workers = _positive(workers, "workers", int)
     if players is not None:
         count = _positive(players, "players", int)
         if count != len(texts):
@@ -327,7 +329,8 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, as_
     try:
         agents, names = make_agents(host.agents, game, texts, seed)
         with BarProgress(quiet=as_json) as progress:
-            result = play_match(game, agents, n_hands, seed=seed, names=names, progress=progress, keep_hands=hh_path is not None)
+            result = play_match(game, agents, n_hands, seed=seed, names=names, progress=progress,
+                                keep_hands=hh_path is not None, workers=n_workers)
     except (RegistryError, MatchError) as exc:
         raise InputError(str(exc)) from None
     report = result.as_dict()

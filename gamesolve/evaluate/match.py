@@ -24,11 +24,15 @@ For games with a ``big_blind`` parameter results are reported in **mbb/game**
 (thousandths of a big blind per hand); otherwise in the game's own units per hand.
 
 Everything is deterministic for a seed: chance draws use ``random.Random`` streams seeded
-by ``(seed, deal)``, and agents are built with seeds derived from the match seed.
+by ``(seed, deal)``, and agents are built with seeds derived from the match seed. Agents
+that reseed per hand (``gamesolve.agents.hand_seed``; every built-in agent does) make each
+hand a function of the seed and its number alone, so ``workers`` processes playing ranges
+of deals give exactly the single-process result.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import time
 from collections.abc import Sequence
@@ -188,6 +192,7 @@ def play_match(
     names: Sequence[str] | None = None,
     progress=None,
     keep_hands: bool = False,
+    workers: int = 1,
 ) -> MatchResult:
     """Play at least ``hands`` hands (whole duplicate deals) between ``agents``, one per seat.
 
@@ -195,47 +200,107 @@ def play_match(
     :param names: names to report (default: each agent's ``name``, numbered when repeated).
     :param progress: a :class:`gamesolve.solve.spec.Progress` (e.g. the CLI's bar), advanced per deal.
     :param keep_hands: keep a :class:`HandRecord` per hand (for hand histories).
+    :param workers: processes to play the deals in (forked copies of the agents). The result
+        equals the single-process one when every agent reseeds per hand (see
+        :class:`gamesolve.agents.Agent`).
     """
     p = game.num_players
     if len(agents) != p:
         raise MatchError(f"{game.name} with {p} players needs {p} agents, got {len(agents)}")
     if int(hands) < 1:
         raise MatchError(f"hands must be at least 1, got {hands}")
+    if int(workers) < 1:
+        raise MatchError(f"workers must be at least 1, got {workers}")
     names = list(names) if names is not None else default_names([getattr(a, "name", "agent") for a in agents])
     n_deals = deals_for(hands, p)
     unit, scale = unit_of(game)
-    per_deal = [[0.0] * p for _ in range(n_deals)]  # [deal][agent], per hand
-    totals = [0.0] * p
-    records: list[HandRecord] = []
     if progress is not None:
         progress.start(n_deals * p, "hands", f"{game.name} match")
     started = time.perf_counter()
-    for deal in range(n_deals):
-        replay = _DealReplay(seed, deal)
-        for rotation in range(p):
-            seat_of = [(i + rotation) % p for i in range(p)]
-            seated: list[Agent] = [None] * p  # type: ignore[list-item]
-            for i, s in enumerate(seat_of):
-                seated[s] = agents[i]
-            number = deal * p + rotation
-            final = play_hand(game, seated, number, replay)
-            rets = [float(x) for x in final.returns()]
-            for i, s in enumerate(seat_of):
-                per_deal[deal][i] += rets[s] / p
-                totals[i] += rets[s]
-            if keep_hands:
-                seat_names = [""] * p
-                for i, s in enumerate(seat_of):
-                    seat_names[s] = names[i]
-                records.append(HandRecord(number, deal, rotation, tuple(seat_names), final, tuple(rets)))
-        if progress is not None:
-            progress.advance(p)
+    table = _Table(game, list(agents), names, seed, keep_hands)
+    if workers == 1:
+        played = []
+        for deal in range(n_deals):
+            played.append(table.play_deals(deal, deal + 1))
+            if progress is not None:
+                progress.advance(p)
+    else:
+        played = _play_in_workers(table, n_deals, int(workers), progress)
     seconds = time.perf_counter() - started
+    per_deal = [row for part in played for row in part[0]]
+    totals = [sum(part[1][i] for part in played) for i in range(p)]
+    records = [r for part in played for r in part[2]]
     results = []
     for i in range(p):
         wr = win_rate([row[i] * scale for row in per_deal])
         results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p))
     return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records)
+
+
+@attrs.frozen(eq=False)
+class _Table:
+    """The agents of a match at one table; plays ranges of deals."""
+
+    game: Game
+    agents: list[Agent]
+    names: list[str]
+    seed: int
+    keep_hands: bool
+
+    def play_deals(self, first: int, last: int) -> tuple[list[list[float]], list[float], list[HandRecord]]:
+        """Deals ``first..last-1``: per-deal results per agent (per hand), totals, records."""
+        p = self.game.num_players
+        per_deal = []
+        totals = [0.0] * p
+        records: list[HandRecord] = []
+        for deal in range(first, last):
+            replay = _DealReplay(self.seed, deal)
+            row = [0.0] * p
+            for rotation in range(p):
+                seat_of = [(i + rotation) % p for i in range(p)]
+                seated: list[Agent] = [None] * p  # type: ignore[list-item]
+                for i, s in enumerate(seat_of):
+                    seated[s] = self.agents[i]
+                number = deal * p + rotation
+                final = play_hand(self.game, seated, number, replay)
+                rets = [float(x) for x in final.returns()]
+                for i, s in enumerate(seat_of):
+                    row[i] += rets[s] / p
+                    totals[i] += rets[s]
+                if self.keep_hands:
+                    seat_names = [""] * p
+                    for i, s in enumerate(seat_of):
+                        seat_names[s] = self.names[i]
+                    records.append(HandRecord(number, deal, rotation, tuple(seat_names), final, tuple(rets)))
+            per_deal.append(row)
+        return per_deal, totals, records
+
+
+_FORKED_TABLE: _Table | None = None  # the table a forked worker plays at (inherited, not sent)
+
+
+def _worker_play(bounds: tuple[int, int]):
+    return _FORKED_TABLE.play_deals(*bounds)
+
+
+def _play_in_workers(table: _Table, n_deals: int, workers: int, progress) -> list:
+    """Deal ranges played by ``workers`` forked processes, results in deal order."""
+    global _FORKED_TABLE
+    if "fork" not in multiprocessing.get_all_start_methods():
+        raise MatchError("--workers above 1 needs the 'fork' start method (Linux, macOS); use --workers 1")
+    size = max(1, min(64, n_deals // (workers * 8)))
+    chunks = [(a, min(a + size, n_deals)) for a in range(0, n_deals, size)]
+    _FORKED_TABLE = table
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            played = []
+            for part in pool.imap(_worker_play, chunks):
+                played.append(part)
+                if progress is not None:
+                    progress.advance(len(part[0]) * table.game.num_players)
+            return played
+    finally:
+        _FORKED_TABLE = None
 
 
 def default_names(names: Sequence[str]) -> list[str]:

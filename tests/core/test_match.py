@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import gamesolve_kuhn.plugin
 from gamesolve import cli as cli_module
 from gamesolve import hookimpl
-from gamesolve.agents import Agent, AgentSpec
+from gamesolve.agents import Agent, AgentSpec, hand_seed
 from gamesolve.cli import cli
 from gamesolve.evaluate.match import (
     MatchError,
@@ -69,12 +69,25 @@ class UniformRandom(Agent):
         return self.rng.choice(state.legal_actions())
 
 
+class ReseedingUniform(UniformRandom):
+    """Uniformly random, reseeded per hand as the Agent contract recommends."""
+
+    name = "reseeding-uniform"
+
+    def __init__(self, game, seed):
+        self.seed = seed
+
+    def new_hand(self, seat, hand):
+        self.rng = random.Random(hand_seed(self.seed, hand))
+
+
 class KuhnTestAgents:
     @hookimpl
     def gamesolve_register_agents(self, register):
         register(AgentSpec("kuhn-nash", KuhnEquilibrium, "test equilibrium", ("kuhn",)))
         register(AgentSpec("always-bet", AlwaysBet, "test: always bets or calls", ("kuhn",)))
         register(AgentSpec("uniform", UniformRandom, "test: uniformly random legal action"))
+        register(AgentSpec("reseeding-uniform", ReseedingUniform, "test: uniformly random, reseeded per hand"))
 
 
 @pytest.fixture(scope="module")
@@ -82,10 +95,10 @@ def match_host():
     return make_plugin_manager(strict=True, entry_points=False, plugins=[gamesolve_kuhn.plugin, KuhnTestAgents()])
 
 
-def kuhn_match(host, names, hands, seed=0, players=None, keep_hands=False):
+def kuhn_match(host, names, hands, seed=0, players=None, keep_hands=False, workers=1):
     game = KuhnGame(players or len(names))
     agents, labels = make_agents(host.agents, game, names, seed)
-    return play_match(game, agents, hands, seed=seed, names=labels, keep_hands=keep_hands)
+    return play_match(game, agents, hands, seed=seed, names=labels, keep_hands=keep_hands, workers=workers)
 
 
 # ---- the runner ---------------------------------------------------------------------------------
@@ -96,6 +109,20 @@ def test_a_match_is_deterministic_for_a_seed(match_host):
     assert [x.total for x in a.agents] == [x.total for x in b.agents]
     assert [x.stderr for x in a.agents] == [x.stderr for x in b.agents]
     assert [x.total for x in a.agents] != [x.total for x in c.agents]
+
+
+def test_a_match_over_worker_processes_equals_the_single_process_match(match_host):
+    names = ["reseeding-uniform", "reseeding-uniform", "always-bet"]
+    one = kuhn_match(match_host, names, 3_000, seed=3, keep_hands=True)
+    three = kuhn_match(match_host, names, 3_000, seed=3, keep_hands=True, workers=3)
+    assert [(a.total, a.stderr) for a in one.agents] == [(a.total, a.stderr) for a in three.agents]
+    assert [r.returns for r in one.records] == [r.returns for r in three.records]
+    assert [r.state.information_state_key(0) for r in one.records] == [r.state.information_state_key(0) for r in three.records]
+
+
+def test_a_match_needs_at_least_one_worker(match_host):
+    with pytest.raises(MatchError, match="workers"):
+        kuhn_match(match_host, ["uniform", "uniform"], 10, workers=0)
 
 
 def test_hands_are_rounded_up_to_whole_duplicate_deals(match_host):

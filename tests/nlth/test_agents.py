@@ -131,10 +131,10 @@ def test_monte_carlo_equity_is_close_to_exact_and_seeded():
 
 
 # ---- matches ------------------------------------------------------------------------------------
-def nlth_match(host, names, hands, seed=0, keep_hands=False, **params):
+def nlth_match(host, names, hands, seed=0, keep_hands=False, workers=1, **params):
     game = NLTHGame(players=len(names), **params)
     agents, labels = make_agents(host.agents, game, names, seed)
-    return play_match(game, agents, hands, seed=seed, names=labels, keep_hands=keep_hands)
+    return play_match(game, agents, hands, seed=seed, names=labels, keep_hands=keep_hands, workers=workers)
 
 
 def test_baseline_agents_are_registered_for_nlth(nlth_host):
@@ -163,13 +163,21 @@ def test_nlth_match_is_zero_sum_and_in_mbb_per_game(nlth_host):
     assert result.agents[0].win_rate == pytest.approx(result.agents[0].total / hands * 1000 / 100)
 
 
+def test_baseline_agents_reseed_per_hand_so_workers_do_not_change_a_match(nlth_host):
+    names = ["tag", "random", "call", "tag"]
+    one = nlth_match(nlth_host, names, 120, seed=5, keep_hands=True)
+    two = nlth_match(nlth_host, names, 120, seed=5, keep_hands=True, workers=2)
+    assert [a.total for a in one.agents] == [a.total for a in two.agents]
+    assert [r.state.player_actions() for r in one.records] == [r.state.player_actions() for r in two.records]
+
+
 def test_tag_beats_a_calling_station(nlth_host):
     tag, call = nlth_match(nlth_host, ["tag", "call"], 400, seed=1).agents
     assert tag.win_rate > 0 and tag.p_value < 0.01
 
 
 def test_tag_beats_the_random_agent(nlth_host):
-    tag, rnd = nlth_match(nlth_host, ["tag", "random"], 400, seed=1).agents
+    tag, rnd = nlth_match(nlth_host, ["tag", "random"], 1600, seed=1).agents
     assert tag.win_rate > 0 and tag.p_value < 0.05
 
 

@@ -90,6 +90,15 @@ def test_blueprint_agent_plays_a_match(trained):
     assert result["hands"] == 60
 
 
+def test_a_blueprint_match_over_two_workers_equals_the_single_process_one(trained):
+    out, _ = trained
+    agents = f"blueprint:store={out},tag,blueprint:store={out},random,call,blueprint:store={out}"
+    one = last_json(gamesolve("match", "--game", "nlth", "--agents", agents, "--hands", "48", "--seed", "3", "--json"))
+    two = last_json(gamesolve("match", "--game", "nlth", "--agents", agents, "--hands", "48", "--seed", "3",
+                              "--workers", "2", "--json"))  # fmt: skip
+    assert [a["total"] for a in one["agents"]] == [a["total"] for a in two["agents"]]
+
+
 def test_kill_9_during_training_then_resume_continues(tmp_path):
     out = tmp_path / "run"
     args = ["solve", "--game", "nlth", "--minutes", "3", "--out", str(out), "-o", "checkpoint=1s"]

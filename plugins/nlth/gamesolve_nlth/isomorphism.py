@@ -121,7 +121,7 @@ def _group_term(v, order, weight):
 # index
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _index_row(cards, row, t, scratch):
+def index_row(cards, row, t, scratch):
     """Index of hand ``cards[row]`` for the round described by tables ``t``.
 
     ``scratch`` (int64[4]) is caller-owned: allocating inside a per-hand kernel
@@ -208,7 +208,7 @@ def index_batch(cards, t):
     out = np.empty(n, np.int64)
     scratch = np.empty(4, np.int64)
     for i in range(n):
-        out[i] = _index_row(cards, i, t, scratch)
+        out[i] = index_row(cards, i, t, scratch)
     return out
 
 
@@ -249,7 +249,7 @@ def _unrank_group_value(r, k, j, upper):
 
 
 @njit(cache=True)
-def _unindex_row(index, t, out, row, counts, fill):
+def unindex_row(index, t, out, row, counts, fill):
     """Write the canonical hand of ``index`` into ``out[row]``; returns False if out of range."""
     n_rounds = t.radix.shape[0]
     n_blocks = t.config_first.shape[0] - 1
@@ -327,7 +327,7 @@ def unindex_batch(indices, t):
     counts = np.empty(t.radix.shape[0], np.int64)
     fill = np.empty(t.radix.shape[0], np.int64)
     for i in range(n):
-        _unindex_row(indices[i], t, out, i, counts, fill)
+        unindex_row(indices[i], t, out, i, counts, fill)
     return out
 
 

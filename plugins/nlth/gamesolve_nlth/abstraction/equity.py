@@ -13,7 +13,7 @@ Turn equity is the mean of the 46 river equities of its completions and flop equ
 the 47 turn equities: with a uniformly random opponent this equals the all-in equity over the
 remaining board cards (the opponent's cards and the runout are exchangeable).
 
-Canonical hands come from ``isomorphism``'s njit-level ``_unindex_row`` / ``_index_row``
+Canonical hands come from ``isomorphism``'s njit-level ``unindex_row`` / ``index_row``
 (imported here: they are the allocation-free row kernels behind ``index_batch``).
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..evaluator import evaluate7
-from ..isomorphism import _index_row, _unindex_row
+from ..isomorphism import index_row, unindex_row
 
 RIVER_SCALE = 1980  # 2 * C(45, 2): river equity values are integers 0..1980
 NUM_HOLE_PAIRS = 1326
@@ -139,7 +139,7 @@ def river_values_for_boards(boards, t_river, out):
         for p in range(n):
             row[0, 0] = h0[p]
             row[0, 1] = h1[p]
-            out[_index_row(row, 0, t_river, scratch)] = vals[p]
+            out[index_row(row, 0, t_river, scratch)] = vals[p]
 
 
 @njit(cache=True, parallel=True)
@@ -178,7 +178,7 @@ def turn_features(indices, t_turn, t_river, river_values, value_bucket, atoms, e
         hand = np.empty((1, 6), np.int8)
         counts = np.empty(2, np.int64)
         fill = np.empty(2, np.int64)
-        _unindex_row(indices[i], t_turn, hand, 0, counts, fill)
+        unindex_row(indices[i], t_turn, hand, 0, counts, fill)
         row = np.empty((1, 7), np.int64)
         scratch = np.empty(4, np.int64)
         used = np.int64(0)
@@ -191,7 +191,7 @@ def turn_features(indices, t_turn, t_river, river_values, value_bucket, atoms, e
             if (used >> c) & 1:
                 continue
             row[0, 6] = c
-            v = river_values[_index_row(row, 0, t_river, scratch)]
+            v = river_values[index_row(row, 0, t_river, scratch)]
             total += v
             atoms[i, m] = value_bucket[v]
             m += 1
@@ -210,7 +210,7 @@ def flop_features(indices, t_flop, t_turn, turn_bucket, turn_equity, atoms, equi
         hand = np.empty((1, 5), np.int8)
         counts = np.empty(2, np.int64)
         fill = np.empty(2, np.int64)
-        _unindex_row(indices[i], t_flop, hand, 0, counts, fill)
+        unindex_row(indices[i], t_flop, hand, 0, counts, fill)
         row = np.empty((1, 6), np.int64)
         scratch = np.empty(4, np.int64)
         used = np.int64(0)
@@ -223,7 +223,7 @@ def flop_features(indices, t_flop, t_turn, turn_bucket, turn_equity, atoms, equi
             if (used >> c) & 1:
                 continue
             row[0, 5] = c
-            j = _index_row(row, 0, t_turn, scratch)
+            j = index_row(row, 0, t_turn, scratch)
             total += turn_equity[j]
             atoms[i, m] = turn_bucket[j]
             m += 1

@@ -43,7 +43,7 @@ import random
 
 import numpy as np
 
-from gamesolve.agents import Agent
+from gamesolve.agents import Agent, hand_seed
 from gamesolve_nlth.agents.equity import mc_equity_kernel
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, raise_action
 
@@ -77,8 +77,12 @@ class RandomAgent(Agent):
         _check_game(game)
         if sizes not in ("pot", "uniform"):
             raise ValueError(f"sizes must be 'pot' or 'uniform', got {sizes!r}")
+        self.seed = seed
         self.rng = random.Random(seed)
         self.sizes = sizes
+
+    def new_hand(self, seat: int, hand: int) -> None:
+        self.rng = random.Random(hand_seed(self.seed, hand))
 
     def act(self, state: NLTHState, seat: int) -> int:
         kind = self.rng.choice(state.legal_action_kinds())
@@ -143,6 +147,7 @@ class TagAgent(Agent):
 
     def __init__(self, game, seed: int = 0, samples: int | str = 300, cbet: float | str = 0.6):
         self.game = _check_game(game)
+        self.seed = seed
         self.rng = random.Random(seed)
         self.samples = int(samples)
         self.cbet = float(cbet)
@@ -150,6 +155,9 @@ class TagAgent(Agent):
             raise ValueError(f"samples must be at least 1, got {samples}")
         if not 0.0 <= self.cbet <= 1.0:
             raise ValueError(f"cbet must be a probability in [0, 1], got {cbet}")
+
+    def new_hand(self, seat: int, hand: int) -> None:
+        self.rng = random.Random(hand_seed(self.seed, hand))
 
     # ---- helpers ----------------------------------------------------------------------------
     def _raise(self, state: NLTHState, seat: int, target: float) -> int:

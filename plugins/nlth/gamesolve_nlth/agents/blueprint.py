@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gamesolve.agents import Agent
+from gamesolve.agents import Agent, hand_seed
 from gamesolve.game.poker_tree import CALL, DECISION, FOLD, RAISE
 from gamesolve.store.strategy_store import StrategyStore
 from gamesolve.store.zarr_io import ChunkedReader, StoreError, open_group
@@ -72,8 +72,14 @@ class BlueprintAgent(Agent):
         self.cards = CardBuckets(path)
         self.game = game
         self.stack = int(game.stacks[0])
+        self.seed = seed
         self.rng = np.random.default_rng(seed)
+        self.translated: dict[int, int] = {}  # this hand's off-tree actions -> chosen tree edge
         self.dummy = list(range(2 * game.num_players + 5))
+
+    def new_hand(self, seat: int, hand: int) -> None:
+        self.rng = np.random.default_rng(hand_seed(self.seed, hand))
+        self.translated = {}
 
     # -- following the hand in the tree ------------------------------------------------------
     def _tree_seat(self, seat: int, button: int) -> int:
@@ -103,7 +109,7 @@ class BlueprintAgent(Agent):
         real = self.game.new_initial_state(cards=self.dummy, button=state.button)
         line = _Line.start(n, self.game.small_blind, self.game.big_blind)
         node = 0
-        for _street, seat, action in state.player_actions():
+        for position, (_street, seat, action) in enumerate(state.player_actions()):
             if s.node_kind[node] != DECISION:
                 return None
             t = self._tree_seat(seat, state.button)
@@ -117,10 +123,12 @@ class BlueprintAgent(Agent):
                     k = self._child(node, CALL)
                 elif action - 2 >= (real.max_raise_to or 0):
                     k = edges[-1]  # all-in maps to the largest size
+                elif position in self.translated:  # randomised once per hand, then kept
+                    k = self.translated[position]
                 else:
                     call_to = max(real.bets)
                     x = (action - 2 - call_to) / (real.pot + (call_to - real.bets[seat]))
-                    k = edges[translate(x, sizes, self.rng)]
+                    k = self.translated[position] = edges[translate(x, sizes, self.rng)]
             if k is None:
                 return None
             child = int(s.child_list[k])

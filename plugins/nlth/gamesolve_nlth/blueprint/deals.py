@@ -11,7 +11,7 @@ from numba import njit, prange
 
 from gamesolve.solve.mccfr_kernels import splitmix
 from gamesolve_nlth.evaluator import evaluate7
-from gamesolve_nlth.isomorphism import HandIndexer, _index_row
+from gamesolve_nlth.isomorphism import HandIndexer, index_row
 
 
 @njit(cache=True, parallel=True)
@@ -42,10 +42,10 @@ def deal_batch(seed, first, count, n_players, t_pre, t_flop, t_turn, t_river,
             hand[0, 1] = deck[2 * p + 1]
             for j in range(5):
                 hand[0, 2 + j] = deck[board + j]
-            buckets[i, p, 0] = _index_row(hand[:, :2], 0, t_pre, scratch)
-            buckets[i, p, 1] = flop_table[_index_row(hand[:, :5], 0, t_flop, scratch)]
-            buckets[i, p, 2] = turn_table[_index_row(hand[:, :6], 0, t_turn, scratch)]
-            buckets[i, p, 3] = river_table[_index_row(hand, 0, t_river, scratch)]
+            buckets[i, p, 0] = index_row(hand[:, :2], 0, t_pre, scratch)
+            buckets[i, p, 1] = flop_table[index_row(hand[:, :5], 0, t_flop, scratch)]
+            buckets[i, p, 2] = turn_table[index_row(hand[:, :6], 0, t_turn, scratch)]
+            buckets[i, p, 3] = river_table[index_row(hand, 0, t_river, scratch)]
             ranks[i, p] = evaluate7(hand[0, 0], hand[0, 1], hand[0, 2], hand[0, 3], hand[0, 4], hand[0, 5], hand[0, 6])
 
 
