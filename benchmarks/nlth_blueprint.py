@@ -57,7 +57,7 @@ def main() -> None:
     config = MCCFRConfig.from_options(tree.mccfr_defaults)
     os_rate = openspiel_rate(args.seconds)
     rows = [(t, *ours(tree, config, args.seconds, t)) for t in (1, 2)]
-    print(f"| solver | threads | iterations/s | nodes visited/s | vs open-spiel per core |")
+    print("| solver | threads | iterations/s | nodes visited/s | vs open-spiel per core |")
     print("|---|---:|---:|---:|---:|")
     print(f"| open-spiel ExternalSamplingMCCFRSolver, universal_poker fcpa | 1 | {os_rate:,.0f} | - | 1x |")
     for threads, rate, nodes, memory in rows:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from gamesolve_nlth import engine as E
