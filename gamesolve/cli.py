@@ -7,6 +7,7 @@ import json
 import math
 import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -233,10 +234,15 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
     lines = [f"game        {result['game']} ({result['players']} players)"]
     if "algo" in result:
         lines.append(f"algorithm   {result['algo']}, {result.get('iterations', 0):,} iterations in {result.get('seconds', 0):.2f} s")
+    if "search" in result:
+        s = result["search"]
+        lines.append(f"search      k={s['k']}, leaves at {s['depth']}, {s['iterations']:,} {s['algorithm']} iterations per search, "
+                     f"plays the {s['play']} strategy; {s['searches']:,} searches in {s['seconds']:.1f} s")
     if "nash_conv" in result:
         lines.append(f"NashConv    {result['nash_conv']:.6g}")
         lines.append(f"exploitability {result['exploitability']:.6g}  (NashConv / players)")
-        lines.append(f"game value  {result['game_value']:+.6f}  (player 0, average policy)")
+        whose = "the search agent's strategy" if "search" in result else f"{result.get('policy', 'average')} policy"
+        lines.append(f"game value  {result['game_value']:+.6f}  (player 0, {whose})")
     if "allocated_infoset_actions" in result:
         lines.append(
             f"tables      {result['allocated_infoset_actions']:,} infoset-actions in "
@@ -258,12 +264,21 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
 @click.option("--players", type=str, default=None, help="Number of players (default: the store's).")
 @click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (default: the store's).")
 @click.option("--policy", type=click.Choice(["average", "current"]), default="average", show_default=True)
+@click.option("--search", "search", is_flag=True,
+              help="Evaluate the real-time search agent (Algorithm 2) playing over the stored policy as its blueprint.")
+@click.option("--search-option", "-s", "search_options", multiple=True, metavar="KEY=VALUE",
+              help="Search setting, e.g. -s k=1 -s play=average -s depth=game (docs/search.md). Implies --search.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def exploitability(ctx, game_name, store_path, players, params, policy, as_json):
-    """Exact NashConv and exploitability of a stored policy (best response for every player)."""
+def exploitability(ctx, game_name, store_path, players, params, policy, search, search_options, as_json):
+    """Exact NashConv and exploitability of a stored policy (best response for every player).
+
+    With --search, of the strategy the real-time search agent plays with that policy as its
+    blueprint: the search is run at every root the agent can reach, from every seat."""
     from gamesolve.evaluate.best_response import TreeEvaluator
     from gamesolve.game.compile import compiled_tree
+    from gamesolve.progress import BarProgress
+    from gamesolve.search import SearchConfig
     from gamesolve.solve.tabular import evaluation_fields
     from gamesolve.store.policy_store import read_policy
 
@@ -278,9 +293,23 @@ def exploitability(ctx, game_name, store_path, players, params, policy, as_json)
     stored = {k: str(v) for k, v in store.params.items() if k != "players"}
     stored.update(parse_params(params))
     spec, game = make_game(host, game_name, players or store.params.get("players"), stored)
+    search = search or bool(search_options)
+    if search:
+        try:
+            config = SearchConfig.from_options(parse_params(search_options, "--search-option"))
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        adapter = host.pm.hook.gamesolve_search_adapter(game=game)
+        if adapter is None:
+            raise InputError(f"no plugin supports real-time search for {game.name}")
     try:
         tree = compiled_tree(game, host.pm)
-        evaluation = TreeEvaluator(tree).evaluate(store.policy_for(tree, policy))
+        slots = store.policy_for(tree, policy)
+        searched = {}
+        if search:
+            with BarProgress(quiet=as_json) as progress:
+                slots, searched = _search_policy(game, tree, slots, adapter, config, progress)
+        evaluation = TreeEvaluator(tree).evaluate(slots)
     except USER_ERRORS as exc:
         raise InputError(str(exc)) from None
     result = {
@@ -292,9 +321,30 @@ def exploitability(ctx, game_name, store_path, players, params, policy, as_json)
         "seconds": store.attrs.get("seconds"),
         "policy": policy,
         "store": str(store_path),
+        **searched,
         **evaluation_fields(evaluation),
     }
     emit(result, as_json, summary_lines(result))
+
+
+def _search_policy(game, tree, blueprint_slots, adapter, config, progress) -> tuple[Any, dict[str, Any]]:
+    """The search agent's composed strategy over a blueprint, and what to report of it."""
+    from gamesolve.search import SearchAgent, SearchCache, TabularPolicy, compose_agent_policy
+
+    blueprint = TabularPolicy.from_slots(tree, blueprint_slots)
+    cache = SearchCache()
+    progress.note(f"composing the search agent's strategy ({game.num_players} seats; k={config.k}, depth {config.depth})")
+    started = time.perf_counter()
+    slots = compose_agent_policy(game, tree, lambda seat: SearchAgent(game, blueprint, adapter, seat, config, cache=cache))
+    report = {
+        "search": {
+            "k": config.k, "depth": str(config.depth), "iterations": config.iterations, "algorithm": config.algorithm,
+            "play": config.play, "first_round": config.first_round, "rollouts": config.rollouts,
+            "sampling_above": config.sampling_above, "searches": cache.solves,
+            "seconds": time.perf_counter() - started,
+        }
+    }  # fmt: skip
+    return slots, report
 
 
 @cli.command()

@@ -35,10 +35,11 @@ import numpy as np
 from gamesolve.game.state import CHANCE, Game, State
 from gamesolve.search.adapter import RAISE, ActionAbstraction, AllActions, LeafMapping, PokerAdapter, identity_mapping
 from gamesolve.search.beliefs import PublicBeliefState
-from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, LeafEvaluator, SampledLeafValues
+from gamesolve.search.leaves import BIASES, ContinuationStrategies, ExactLeafValues, LeafEvaluator, SampledLeafValues
 from gamesolve.search.policy import Policy
 from gamesolve.search.solve import MCCFRSubgameSolver, SearchResult, SizeDependentSolver, SubgameSolver, TabularSubgameSolver
 from gamesolve.search.subgame import DepthLimit, Subgame, SubgameSpec
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 
 
 @attrs.frozen
@@ -76,6 +77,38 @@ class SearchConfig:
     rollouts: int | None = None
     seed: int = 0
 
+    @classmethod
+    def from_options(cls, options: Mapping[str, str]) -> SearchConfig:
+        """A configuration from ``KEY=VALUE`` strings (the command line's ``-s``): ``k``,
+        ``iterations``, ``algorithm``, ``play``, ``first_round``, ``bias_factor``, ``depth``
+        (``round``, ``game``, or ``+``-joined ``round``, ``actions:N``, ``raises:N``),
+        ``search_rounds`` (comma-separated, 0 = the first), ``sampling_above``,
+        ``mccfr_iterations``, ``rollouts``, ``seed``. :class:`ValueError` names a bad one."""
+        known = {
+            "k": int, "iterations": int, "algorithm": str, "play": str, "first_round": str, "bias_factor": float,
+            "depth": _parse_depth, "search_rounds": lambda v: tuple(int(x) for x in v.split(",")),
+            "sampling_above": int, "mccfr_iterations": int, "rollouts": int, "seed": int,
+        }  # fmt: skip
+        values = {}
+        for key, raw in options.items():
+            if key not in known:
+                raise ValueError(f"unknown search option {key!r} (known: {', '.join(known)})")
+            try:
+                values[key] = known[key](str(raw))
+            except ValueError:
+                raise ValueError(f"search option {key}={raw!r} is not valid") from None
+        for key in ("k", "iterations", "mccfr_iterations", "rollouts"):
+            if key in values and values[key] < 1:
+                raise ValueError(f"search option {key} must be at least 1, got {values[key]}")
+        if "k" in values and values["k"] > len(BIASES):
+            raise ValueError(f"search option k must be at most {len(BIASES)}, got {values['k']}")
+        if values.get("algorithm", "lcfr") not in TABULAR_ALGORITHMS:
+            raise ValueError(f"search option algorithm must be one of {', '.join(TABULAR_ALGORITHMS)}")
+        try:
+            return cls(**values)
+        except ValueError as exc:  # attrs validators: keep their message only
+            raise ValueError(f"search option {exc.args[0]}") from None
+
     def solver(self) -> SubgameSolver:
         full_width = TabularSubgameSolver(self.iterations, self.algorithm)
         if self.sampling_above is None:
@@ -88,6 +121,21 @@ class SearchConfig:
         if self.rollouts is None:
             return ExactLeafValues(continuations, num_players, leaf_mapping)
         return SampledLeafValues(continuations, num_players, self.rollouts, self.seed, leaf_mapping)
+
+
+def _parse_depth(text: str) -> DepthLimit:
+    if text == "game":
+        return DepthLimit.end_of_game()
+    end_of_round, limits = False, {}
+    for part in text.split("+"):
+        name, _, n = part.partition(":")
+        if name == "round" and not n:
+            end_of_round = True
+        elif name in ("actions", "raises") and n:
+            limits[name] = int(n)
+        else:
+            raise ValueError(part)
+    return DepthLimit(end_of_round=end_of_round, **limits)
 
 
 class SearchCache:

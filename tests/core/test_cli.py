@@ -52,6 +52,42 @@ def test_exploitability_of_a_store_equals_the_solve_report(run, tmp_path):
     assert last_json(checked)["nash_conv"] == pytest.approx(solved["nash_conv"], abs=1e-12)
 
 
+def test_exploitability_with_search_evaluates_the_search_agent_over_the_stored_blueprint(run, tmp_path):
+    """Kuhn has one betting round, so a search from the first decision solves the whole game:
+    the search agent over a barely trained blueprint is close to an equilibrium."""
+    store = str(tmp_path / "k.zarr")
+    run("solve", "--game", "kuhn", "--algo", "cfr", "--iterations", "5", "--out", store, "--json")
+    blueprint = last_json(run("exploitability", "--game", "kuhn", "--store", store, "--json"))
+    searched = run("exploitability", "--game", "kuhn", "--store", store, "--search", "-s", "play=average", "--json")
+    assert searched.exit_code == 0, searched.output
+    data = last_json(searched)
+    assert data["search"]["k"] == 4 and data["search"]["play"] == "average" and data["search"]["searches"] >= 1
+    assert blueprint["exploitability"] > 0.05
+    assert data["exploitability"] < 0.01
+
+
+def test_a_search_option_implies_search_and_reaches_the_agent(run, tmp_path):
+    store = str(tmp_path / "k.zarr")
+    run("solve", "--game", "kuhn", "--algo", "cfr", "--iterations", "5", "--out", store, "--json")
+    data = last_json(run("exploitability", "--game", "kuhn", "--store", store, "-s", "k=1", "-s", "iterations=50", "--json"))
+    assert data["search"]["k"] == 1 and data["search"]["iterations"] == 50
+
+
+def test_a_bad_search_option_is_a_one_line_error(run, tmp_path):
+    store = str(tmp_path / "k.zarr")
+    run("solve", "--game", "kuhn", "--iterations", "5", "--out", store, "--json")
+    for option, message in (("k=9", "at most 4"), ("depth=soon", "depth"), ("colour=red", "unknown search option")):
+        result = run("exploitability", "--game", "kuhn", "--store", store, "-s", option)
+        assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_search_on_a_game_without_a_search_adapter_is_a_one_line_error(run, tmp_path, example_plugin_path):
+    store = str(tmp_path / "rps.zarr")
+    run("--plugins-dir", str(example_plugin_path), "solve", "--game", "biased-rps", "--iterations", "10", "--out", store)
+    result = run("--plugins-dir", str(example_plugin_path), "exploitability", "--game", "biased-rps", "--store", store, "--search")
+    assert result.exit_code == 2 and "no plugin supports real-time search for biased-rps" in result.output
+
+
 def test_players_option_changes_the_game(run):
     data = last_json(run("solve", "--game", "kuhn", "--players", "3", "--iterations", "10", "--json"))
     assert data["players"] == 3 and data["infosets"] == 48
