@@ -48,16 +48,21 @@ def hand_seed(seed: int, hand: int) -> int:
 class AgentSpec:
     """What a plugin registers: ``factory(game, seed, **options)`` builds an :class:`Agent`.
 
-    ``games`` names the games the agent can play (empty: any game).
+    ``games`` names the games the agent can play (empty: any game). With ``needs_plugins``
+    the factory also receives ``plugins=`` (the plugin manager, or None), for agents that
+    use other plugins' hooks (the search agent asks for the game's search adapter).
     """
 
     name: str
     factory: Callable[..., Agent]
     description: str = ""
     games: tuple[str, ...] = ()
+    needs_plugins: bool = False
 
     def supports(self, game: Game) -> bool:
         return not self.games or game.name in self.games
 
-    def create(self, game: Game, seed: int = 0, **options: Any) -> Agent:
+    def create(self, game: Game, seed: int = 0, plugins: Any = None, **options: Any) -> Agent:
+        if self.needs_plugins:
+            return self.factory(game, seed, plugins=plugins, **options)
         return self.factory(game, seed, **options)

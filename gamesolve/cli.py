@@ -377,7 +377,7 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, wor
     if hh_path is not None and host.pm.hook.gamesolve_write_hand_histories(game=game, hands=[], path=hh_path) is None:
         raise InputError(f"no plugin writes hand histories for {game.name}")
     try:
-        agents, names = make_agents(host.agents, game, texts, seed)
+        agents, names = make_agents(host.agents, game, texts, seed, plugins=host.pm)
         with BarProgress(quiet=as_json) as progress:
             result = play_match(game, agents, n_hands, seed=seed, names=names, progress=progress,
                                 keep_hands=hh_path is not None, workers=n_workers)

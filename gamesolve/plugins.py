@@ -24,7 +24,7 @@ ENTRY_POINT_GROUP = "gamesolve"
 PLUGINS_DIR_ENV = "GAMESOLVE_PLUGINS_DIR"
 """Environment variable: ``os.pathsep``-separated plugin files or folders to load."""
 
-DEFAULT_PLUGINS = ("gamesolve.solve.builtin",)
+DEFAULT_PLUGINS = ("gamesolve.solve.builtin", "gamesolve.search.player")
 """Modules of the core registered as plugins like any other."""
 
 

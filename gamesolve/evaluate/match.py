@@ -338,8 +338,10 @@ def agent_seed(seed: int, index: int) -> int:
     return (int(seed) * 1_000_003 + 7919 * (index + 1)) % (2**63)
 
 
-def make_agents(registry, game: Game, texts: Sequence[str], seed: int) -> tuple[list[Agent], list[str]]:
+def make_agents(registry, game: Game, texts: Sequence[str], seed: int, plugins=None) -> tuple[list[Agent], list[str]]:
     """Build agents from ``NAME[:KEY=VALUE...]`` texts with the agent registry; return agents and names.
+
+    ``plugins`` (the plugin manager) reaches the agents whose spec ``needs_plugins``.
 
     Raises :class:`gamesolve.registry.RegistryError` for an unknown name and
     :class:`MatchError` for an agent that does not play ``game`` or rejects its options.
@@ -351,7 +353,7 @@ def make_agents(registry, game: Game, texts: Sequence[str], seed: int) -> tuple[
         if not spec.supports(game):
             raise MatchError(f"agent {name!r} does not play {game.name} (it plays: {', '.join(spec.games)})")
         try:
-            agents.append(spec.create(game, agent_seed(seed, index), **options))
+            agents.append(spec.create(game, agent_seed(seed, index), plugins=plugins, **options))
         except TypeError as exc:
             raise MatchError(f"agent {name!r}: bad options {options}: {exc}") from None
         except ValueError as exc:

@@ -1,0 +1,76 @@
+"""The `policy` and `search` agents: stored policies in matches, with and without real-time search."""
+
+import pytest
+
+import gamesolve_kuhn.plugin
+import gamesolve_leduc.plugin
+from gamesolve.evaluate.match import MatchError, make_agents, play_match
+from gamesolve.plugins import make_plugin_manager
+from gamesolve.store.policy_store import write_policy
+from gamesolve_kuhn import KuhnGame
+from gamesolve_leduc import LeducGame
+
+
+@pytest.fixture(scope="module")
+def plugins():
+    return make_plugin_manager(strict=True, entry_points=False, plugins=[gamesolve_kuhn.plugin, gamesolve_leduc.plugin])
+
+
+@pytest.fixture(scope="module")
+def blueprint_store(tmp_path_factory, leduc2_tree, coarse_blueprint_slots):
+    path = tmp_path_factory.mktemp("bp") / "coarse.zarr"
+    write_policy(path, leduc2_tree, coarse_blueprint_slots, algo="mccfr-p")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def leduc():
+    """The game the store was written for (the coarse abstraction only matters to MCCFR)."""
+    return LeducGame(2)
+
+
+def leduc_match(plugins, game, texts, hands, seed=0, workers=1):
+    agents, names = make_agents(plugins.agents, game, texts, seed, plugins=plugins.pm)
+    return play_match(game, agents, hands, seed=seed, names=names, workers=workers)
+
+
+def test_the_search_agent_beats_its_own_blueprint_head_to_head(plugins, leduc, blueprint_store):
+    search, blueprint = leduc_match(
+        plugins, leduc, [f"search:store={blueprint_store}", f"policy:store={blueprint_store}"], 12000, seed=1, workers=2
+    ).agents
+    assert search.win_rate > 0 and search.p_value < 0.01
+
+
+def test_search_options_reach_the_agent(plugins, leduc, blueprint_store):
+    (agent,), _ = make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:k=1:play=average"], 0, plugins=plugins.pm)
+    assert agent.config.k == 1 and agent.config.play == "average"
+
+
+def test_a_search_match_over_workers_equals_the_single_process_one(plugins, leduc, blueprint_store):
+    texts = [f"search:store={blueprint_store}", f"policy:store={blueprint_store}"]
+    one = leduc_match(plugins, leduc, texts, 600, seed=4)
+    two = leduc_match(plugins, leduc, texts, 600, seed=4, workers=2)
+    assert [a.total for a in one.agents] == [a.total for a in two.agents]
+
+
+def test_the_policy_agent_needs_a_store_of_its_game(plugins, leduc, blueprint_store):
+    with pytest.raises(MatchError, match="store=PATH"):
+        make_agents(plugins.agents, leduc, ["policy"], 0, plugins=plugins.pm)
+    with pytest.raises(MatchError, match="not kuhn"):
+        make_agents(plugins.agents, KuhnGame(2), [f"policy:store={blueprint_store}"], 0, plugins=plugins.pm)
+
+
+def test_search_needs_a_plugin_that_describes_the_games_betting(example_plugin_path, tmp_path):
+    from gamesolve.game.explicit_tree import compile_explicit_tree
+
+    host = make_plugin_manager(strict=True, entry_points=False, plugins_dirs=[example_plugin_path])
+    game = host.games.get("biased-rps").create(2)
+    tree = compile_explicit_tree(game)
+    write_policy(tmp_path / "rps.zarr", tree, tree.uniform_policy())
+    with pytest.raises(MatchError, match="no plugin supports real-time search for biased-rps"):
+        make_agents(host.agents, game, [f"search:store={tmp_path / 'rps.zarr'}"], 0, plugins=host.pm)
+
+
+def test_a_bad_search_option_is_refused(plugins, leduc, blueprint_store):
+    with pytest.raises(MatchError, match="unknown search option"):
+        make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:colour=red"], 0, plugins=plugins.pm)
