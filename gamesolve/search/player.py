@@ -89,8 +89,11 @@ def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None
         raise ValueError("needs store=PATH (a policy store, e.g. from `gamesolve solve --out PATH`)")
     if which not in ("average", "current"):
         raise ValueError(f"policy must be 'average' or 'current', got {which!r}")
+    stored = read_policy(store)  # before compiling: a wrong store fails fast
+    if stored.game != game.name:
+        raise ValueError(f"{store} holds a policy for {stored.game}, not {game.name}")
     tree = compiled_tree(game, plugins)
-    return TabularPolicy.from_slots(tree, read_policy(store).policy_for(tree, which))
+    return TabularPolicy.from_slots(tree, stored.policy_for(tree, which))
 
 
 def make_policy_player(game: Game, seed: int, plugins: Any = None, store: str | None = None,
