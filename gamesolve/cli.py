@@ -333,9 +333,12 @@ def _search_policy(game, tree, blueprint_slots, adapter, config, progress) -> tu
 
     blueprint = TabularPolicy.from_slots(tree, blueprint_slots)
     cache = SearchCache()
-    progress.note(f"composing the search agent's strategy ({game.num_players} seats; k={config.k}, depth {config.depth})")
+    progress.start(tree.num_infosets, "infosets", f"search agent (k={config.k}, leaves at {config.depth})")
     started = time.perf_counter()
-    slots = compose_agent_policy(game, tree, lambda seat: SearchAgent(game, blueprint, adapter, seat, config, cache=cache))
+    slots = compose_agent_policy(
+        game, tree, lambda seat: SearchAgent(game, blueprint, adapter, seat, config, cache=cache),
+        on_infoset=lambda: progress.advance(1, searches=f"{cache.solves:,}"),
+    )
     report = {
         "search": {
             "k": config.k, "depth": str(config.depth), "iterations": config.iterations, "algorithm": config.algorithm,

@@ -21,9 +21,13 @@ from gamesolve.search.nested import SearchAgent
 from gamesolve.search.policy import aligned
 
 
-def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[int], SearchAgent]) -> np.ndarray:
+def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[int], SearchAgent],
+                         on_infoset: Callable[[], None] | None = None) -> np.ndarray:
     """Slot-indexed policy: at each information set of seat ``p``, the distribution
-    ``make_agent(p)`` would act with after observing a history of that set."""
+    ``make_agent(p)`` would act with after observing a history of that set.
+
+    ``on_infoset`` is called once per information set composed (``tree.num_infosets`` in all;
+    for a progress bar)."""
     index = tree.infoset_index()
     start = tree.infoset_slot_start
     out = np.full(tree.num_slots, np.nan)
@@ -50,6 +54,8 @@ def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[i
                     info = index[state.information_state_key(seat)]
                     dist = agents[view].policy(state)
                     out[start[info] : start[info + 1]] = aligned(dist, branches)
+                    if on_infoset is not None:
+                        on_infoset()
             for a in branches:
                 child = state.child(a)
                 key = (view, child.information_state_key(seat), child.public_state_key())
