@@ -14,6 +14,7 @@ from their zarr stores a chunk at a time (a small LRU), never whole.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,9 @@ from gamesolve_nlth.state import FOLD as REAL_FOLD, CHECK_CALL, NLTHGame, NLTHSt
 
 ROUND_TABLES = ("preflop", "flop", "turn", "river")
 TABLE_CHUNK = 1 << 22
+TABLE_CHUNKS_CACHED = 64
+"""Chunks kept per bucket table: 256 MB at most; the whole river table of the presets
+(123 M canonical hands, one byte each) once every chunk has been met."""
 
 
 class CardBuckets:
@@ -37,7 +41,7 @@ class CardBuckets:
 
     def __init__(self, path: Path):
         group = open_group(path, "card abstraction")
-        self.tables = [ChunkedReader(group[name], TABLE_CHUNK, cached=8) for name in ROUND_TABLES]
+        self.tables = [ChunkedReader(group[name], TABLE_CHUNK, cached=TABLE_CHUNKS_CACHED) for name in ROUND_TABLES]
         self.indexers = [HandIndexer((2,)), HandIndexer((2, 3)), HandIndexer((2, 4)), HandIndexer((2, 5))]
 
     def bucket(self, street: int, hole: list[int], board: list[int]) -> int:
@@ -50,7 +54,25 @@ def open_blueprint(path: str | Path) -> StrategyStore:
     path = Path(path)
     if (path / "blueprint").exists():
         path = path / "blueprint"  # the training store's output folder
-    return StrategyStore(path)
+    return _shared_store(str(path.resolve()), _modified(path))
+
+
+# Agents of one process playing the same blueprint (five seats of a match) share its
+# store and card tables, and so their chunk caches: one read serves all of them. Keyed by
+# modification time too, so a store rewritten in place is opened afresh.
+@functools.lru_cache(maxsize=4)
+def _shared_store(path: str, modified: float) -> StrategyStore:
+    return StrategyStore(Path(path))
+
+
+@functools.lru_cache(maxsize=4)
+def _shared_buckets(path: str, modified: float) -> CardBuckets:
+    return CardBuckets(Path(path))
+
+
+def _modified(path: Path) -> float:
+    meta = path / "zarr.json"
+    return meta.stat().st_mtime if meta.exists() else 0.0
 
 
 class BlueprintAgent(Agent):
@@ -69,7 +91,7 @@ class BlueprintAgent(Agent):
         path = cache_root() / "abstraction" / params.get("card_abstraction", preset.cards.key())
         if not path.exists():
             raise StoreError(f"the blueprint's card abstraction is not in the cache ({path}); rebuild it with `gamesolve abstraction build --preset {preset.name}`")
-        self.cards = CardBuckets(path)
+        self.cards = _shared_buckets(str(path.resolve()), _modified(path))
         self.game = game
         self.stack = int(game.stacks[0])
         self.seed = seed
