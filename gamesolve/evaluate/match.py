@@ -228,7 +228,8 @@ def play_match(
         played = _play_in_workers(table, n_deals, int(workers), progress)
     seconds = time.perf_counter() - started
     per_deal = [row for part in played for row in part[0]]
-    totals = [sum(part[1][i] for part in played) for i in range(p)]
+    deal_totals = [row for part in played for row in part[1]]
+    totals = [sum(row[i] for row in deal_totals) for i in range(p)]  # in deal order, whatever the workers
     records = [r for part in played for r in part[2]]
     results = []
     for i in range(p):
@@ -247,15 +248,17 @@ class _Table:
     seed: int
     keep_hands: bool
 
-    def play_deals(self, first: int, last: int) -> tuple[list[list[float]], list[float], list[HandRecord]]:
-        """Deals ``first..last-1``: per-deal results per agent (per hand), totals, records."""
+    def play_deals(self, first: int, last: int) -> tuple[list[list[float]], list[list[float]], list[HandRecord]]:
+        """Deals ``first..last-1``: per deal and agent the result per hand and the total
+        winnings; the hand records."""
         p = self.game.num_players
         per_deal = []
-        totals = [0.0] * p
+        deal_totals = []
         records: list[HandRecord] = []
         for deal in range(first, last):
             replay = _DealReplay(self.seed, deal)
             row = [0.0] * p
+            totals = [0.0] * p
             for rotation in range(p):
                 seat_of = [(i + rotation) % p for i in range(p)]
                 seated: list[Agent] = [None] * p  # type: ignore[list-item]
@@ -273,7 +276,8 @@ class _Table:
                         seat_names[s] = self.names[i]
                     records.append(HandRecord(number, deal, rotation, tuple(seat_names), final, tuple(rets)))
             per_deal.append(row)
-        return per_deal, totals, records
+            deal_totals.append(totals)
+        return per_deal, deal_totals, records
 
 
 _FORKED_TABLE: _Table | None = None  # the table a forked worker plays at (inherited, not sent)
