@@ -303,11 +303,11 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
         if adapter is None:
             raise InputError(f"no plugin supports real-time search for {game.name}")
     try:
-        tree = compiled_tree(game, host.pm)
-        slots = store.policy_for(tree, policy)
-        searched = {}
-        if search:
-            with BarProgress(quiet=as_json) as progress:
+        with BarProgress(quiet=as_json) as progress:
+            tree = compiled_tree(game, host.pm, progress)
+            slots = store.policy_for(tree, policy)
+            searched = {}
+            if search:
                 slots, searched = _search_policy(game, tree, slots, adapter, config, progress)
         evaluation = TreeEvaluator(tree).evaluate(slots)
     except USER_ERRORS as exc:

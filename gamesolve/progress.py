@@ -32,7 +32,7 @@ class BarProgress(Progress):
             self._bar.stop()
             self._bar = None
 
-    def start(self, total: float, unit: str, description: str) -> None:
+    def start(self, total: float | None, unit: str, description: str) -> None:
         if self.quiet:
             return
         if self._bar is not None:

@@ -12,6 +12,7 @@ Weights of incoming edges live in one vector ``W`` laid out as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -82,12 +83,18 @@ class ExplicitTree:
         }
 
 
-def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000) -> ExplicitTree:
+COMPILE_REPORT_EVERY = 1 << 16
+"""Nodes between two calls of ``compile_explicit_tree``'s ``on_nodes`` callback."""
+
+
+def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000,
+                          on_nodes: Callable[[int], None] | None = None) -> ExplicitTree:
     """Walk the whole game through its state API into an :class:`ExplicitTree`.
 
     Iterative depth-first walk, children in action order. Raises :class:`CompileError`
     if two histories of one information set disagree on legal actions or player, or if
-    the tree exceeds ``max_nodes``.
+    the tree exceeds ``max_nodes``. ``on_nodes(n)`` is told every
+    :data:`COMPILE_REPORT_EVERY` nodes walked (a progress bar for games that take a while).
     """
     n_players = game.num_players
     kind: list[int] = []
@@ -109,6 +116,8 @@ def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000) -> ExplicitTr
         node = len(kind)
         if node >= max_nodes:
             raise CompileError(f"{game.describe()} has more than {max_nodes:,} nodes; too big for an explicit tree")
+        if on_nodes is not None and node % COMPILE_REPORT_EVERY == 0 and node:
+            on_nodes(COMPILE_REPORT_EVERY)
         parent.append(par)
         edge_w.append(w)
         edge_is_chance.append(is_chance_edge)

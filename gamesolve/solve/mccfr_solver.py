@@ -125,7 +125,7 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     }
     if tree.locate is not None:
         try:
-            explicit = compiled_tree(game, request.pm)
+            explicit = compiled_tree(game, request.pm, progress)
         except CompileError:
             explicit = None
         if explicit is not None and explicit.num_nodes <= EXPLICIT_LIMIT:

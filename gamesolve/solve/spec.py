@@ -36,7 +36,7 @@ class SolveRequest:
 class Progress:
     """What a solver reports progress to; the CLI shows it as a bar."""
 
-    def start(self, total: float, unit: str, description: str) -> None:  # pragma: no cover - interface
+    def start(self, total: float | None, unit: str, description: str) -> None:  # pragma: no cover - interface
         pass
 
     def advance(self, amount: float, **fields: Any) -> None:  # pragma: no cover - interface

@@ -29,8 +29,7 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         raise ValueError(f"{request.algo} solves the whole game; --preset is for abstracted games")
     config = TABULAR_ALGORITHMS[request.algo]
     game = request.game
-    progress.note(f"compiling {game.describe()}")
-    tree = compiled_tree(game, request.pm)
+    tree = compiled_tree(game, request.pm, progress)
     solver = TabularCFR(tree, config)
     progress.start(request.iterations, "it", f"{config.name} on {game.describe()}")
     started = time.perf_counter()
