@@ -88,6 +88,13 @@ def test_search_on_a_game_without_a_search_adapter_is_a_one_line_error(run, tmp_
     assert result.exit_code == 2 and "no plugin supports real-time search for biased-rps" in result.output
 
 
+def test_agents_lists_the_core_policy_and_search_agents(run):
+    result = run("agents", "--json")
+    assert result.exit_code == 0, result.output
+    rows = {r["name"]: r for r in last_json(result)["agents"]}
+    assert rows["policy"]["games"] == "any" and rows["search"]["plugin"] == "gamesolve.search.player"
+
+
 def test_players_option_changes_the_game(run):
     data = last_json(run("solve", "--game", "kuhn", "--players", "3", "--iterations", "10", "--json"))
     assert data["players"] == 3 and data["infosets"] == 48
