@@ -18,17 +18,17 @@ import time
 
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.explicit_tree import compile_explicit_tree
-from gamesolve.game.poker_tree import TOY_GAME_MCCFR_DEFAULTS
+from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
 from gamesolve.solve.explicit_mccfr import ExplicitLinearMCCFR
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve_leduc import LeducGame
-from gamesolve_leduc.poker_tree import leduc_poker_tree
+from gamesolve_leduc.poker_form import leduc_form
 
 
 def ours(seconds: float, seed: int = 0, threads: int = 1, players: int = 2, **overrides):
     game = LeducGame(players)
-    tree = leduc_poker_tree(game)
-    config = MCCFRConfig.from_options(TOY_GAME_MCCFR_DEFAULTS, **overrides)
+    tree = leduc_form(game)
+    config = MCCFRConfig.from_options(SMALL_GAME_MCCFR_DEFAULTS, **overrides)
     trainer = MCCFRTrainer(tree, config, seed=seed, threads=threads)
     trainer.run(iterations=2000)  # compile the kernels outside the timed run
     trainer = MCCFRTrainer(tree, config, seed=seed, threads=threads)
@@ -116,8 +116,8 @@ def threads(args) -> None:
 
 def players3(args) -> None:
     game = LeducGame(3)
-    tree = leduc_poker_tree(game)
-    trainer = MCCFRTrainer(tree, MCCFRConfig.from_options(TOY_GAME_MCCFR_DEFAULTS), seed=0)
+    tree = leduc_form(game)
+    trainer = MCCFRTrainer(tree, MCCFRConfig.from_options(SMALL_GAME_MCCFR_DEFAULTS), seed=0)
     explicit = compile_explicit_tree(game)
     evaluator = TreeEvaluator(explicit)
     print("| iterations | NashConv (3-player Leduc, mccfr-p) | seconds |")

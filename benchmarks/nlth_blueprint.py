@@ -13,7 +13,7 @@ import argparse
 import time
 
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
-from gamesolve_nlth.blueprint.poker_tree import nlth_poker_tree
+from gamesolve_nlth.blueprint.form import nlth_form
 from gamesolve_nlth.blueprint.presets import blueprint_preset
 from gamesolve_nlth.state import NLTHGame
 
@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--preset", default="tiny")
     args = parser.parse_args()
     preset = blueprint_preset(args.preset)
-    tree = nlth_poker_tree(NLTHGame(players=6), preset)
+    tree = nlth_form(NLTHGame(players=6), preset)
     config = MCCFRConfig.from_options(tree.mccfr_defaults)
     os_rate = openspiel_rate(args.seconds)
     rows = [(t, *ours(tree, config, args.seconds, t)) for t in (1, 2)]

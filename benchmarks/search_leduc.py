@@ -18,12 +18,12 @@ import time
 
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.explicit_tree import compile_explicit_tree
-from gamesolve.game.poker_tree import TOY_GAME_MCCFR_DEFAULTS
+from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
 from gamesolve.search import DepthLimit, PokerAdapter, SearchAgent, SearchCache, SearchConfig, TabularPolicy, compose_agent_policy
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve_leduc import LeducGame
-from gamesolve_leduc.poker_tree import classify, describe, leduc_poker_tree
+from gamesolve_leduc.poker_form import classify, describe, leduc_form
 
 
 def blueprint_slots(game, tree, kind: str, iterations: int, seed: int):
@@ -31,7 +31,7 @@ def blueprint_slots(game, tree, kind: str, iterations: int, seed: int):
         cfr = TabularCFR(tree, TABULAR_ALGORITHMS["dcfr"])
         cfr.run(4000)
         return cfr.average_policy()
-    trainer = MCCFRTrainer(leduc_poker_tree(game, "coarse"), MCCFRConfig.from_options(TOY_GAME_MCCFR_DEFAULTS), seed=seed)
+    trainer = MCCFRTrainer(leduc_form(game, "coarse"), MCCFRConfig.from_options(SMALL_GAME_MCCFR_DEFAULTS), seed=seed)
     trainer.run(iterations=iterations)
     return trainer.explicit_policy(tree)
 

@@ -55,7 +55,7 @@ def gamesolve_compile_game(game, form, options):
 
     :param game: a :class:`gamesolve.game.Game` instance.
     :param form: the name of the compiled form wanted (``"explicit_tree"`` or
-        ``"poker_tree"``).
+        ``"factored"``: a :class:`gamesolve.game.factored.FactoredGame`, e.g. an abstraction).
     :param options: a dict of compile options, e.g. ``{"preset": "tiny"}`` (an abstraction
         preset for games that need one); implementations may ignore it.
     :return: the compiled object, or ``None`` to let another plugin (or the core's
@@ -84,7 +84,7 @@ def gamesolve_summarize_strategy(game, tree, rows, node_offset):
     """Describe a trained poker-tree strategy the way a player of the game would.
 
     :param game: the :class:`gamesolve.game.Game` trained.
-    :param tree: its :class:`gamesolve.game.poker_tree.PokerTree`.
+    :param tree: its :class:`gamesolve.game.factored.FactoredGame`.
     :param rows: the strategy's probabilities in table layout.
     :param node_offset: first table entry of each public node (-1 where never reached).
     :return: a dict with ``"summary"`` (lines to print) and any JSON-able figures, or None.

@@ -1,8 +1,12 @@
-"""Compile a game to an explicit tree, letting plugins supply a faster compiler."""
+"""Compile a game to one of its compiled forms, letting plugins supply a faster compiler."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from gamesolve.game.explicit_tree import ExplicitTree, compile_explicit_tree
+from gamesolve.game.factored import FactoredGame
+from gamesolve.game.factored_compiler import compile_factored
 from gamesolve.game.state import Game
 
 
@@ -18,3 +22,22 @@ def compiled_tree(game: Game, pm=None, progress=None) -> ExplicitTree:
         return compile_explicit_tree(game)
     progress.start(None, "nodes", f"compiling {game.describe()}")
     return compile_explicit_tree(game, on_nodes=progress.advance)
+
+
+def factored_form(game: Game, pm=None, progress=None, options: dict[str, Any] | None = None,
+                  lossless: bool = False) -> FactoredGame:  # fmt: skip
+    """The factored form of ``game``: a plugin's (``gamesolve_compile_game(form="factored")``,
+    e.g. an abstraction preset) if one answers, else the generic compiler's. ``lossless``
+    asks for a form whose information sets are the game's own (search, exact checks): a
+    plugin form that abstracts is then passed over."""
+    options = dict(options or {})
+    if pm is not None:
+        form = pm.hook.gamesolve_compile_game(game=game, form="factored", options=options)
+        if form is not None and (form.lossless or not lossless):
+            return form
+    if options.get("preset"):
+        raise ValueError(f"{game.name} has no abstraction presets (got --preset {options['preset']})")
+    if progress is None:
+        return compile_factored(game)
+    progress.start(None, "nodes", f"factoring {game.describe()}")
+    return compile_factored(game, on_nodes=progress.advance)

@@ -68,6 +68,15 @@ class State(abc.ABC):
         """A human-readable name for ``action`` at this state."""
         return str(action)
 
+    def action_class(self, action: int) -> str | None:
+        """Optional: the class of ``action`` (poker: ``"fold"``, ``"call"``, ``"raise"``).
+
+        Real-time search biases its continuation strategies towards each class (Pluribus:
+        the blueprint, and the blueprint with folding, calling or raising made 5x as likely).
+        ``None`` (the default) lets the core class actions by position: the first legal
+        action, the last, and those between."""
+        return None
+
 
 class Game(abc.ABC):
     """A game instance with fixed parameters."""

@@ -17,7 +17,7 @@ from typing import Protocol
 
 import attrs
 
-from gamesolve.game.poker_tree import CALL, FOLD, RAISE, PublicNodeInfo
+from gamesolve.game.poker_form import CALL, FOLD, RAISE, PublicNodeInfo
 from gamesolve.game.state import State
 
 __all__ = ["FOLD", "CALL", "RAISE", "PokerAdapter", "ActionAbstraction", "AllActions", "RemoveActions",

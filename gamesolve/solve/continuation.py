@@ -1,9 +1,10 @@
 """Continuation strategies for depth-limited search (Pluribus, "Depth-limited search").
 
 At a subgame's leaves each player picks one of k strategies for the rest of the game: the
-blueprint, and the blueprint with the probabilities of folding, calling or raising multiplied
-by ``bias`` (5 in the paper) and renormalised. Each is stored compressed to *one sampled
-action per abstract information set*, in the fewest bits that hold an action index.
+blueprint, and the blueprint with the probabilities of one class of actions multiplied by
+``bias`` (5 in the paper) and renormalised; poker's classes are folding, calling and raising,
+other games name their own (``State.action_class``). Each is stored compressed to *one
+sampled action per abstract information set*, in the fewest bits that hold an action index.
 """
 
 from __future__ import annotations
@@ -13,34 +14,41 @@ import math
 import numpy as np
 from numba import njit
 
-from gamesolve.game.poker_tree import CALL, DECISION, FOLD, RAISE
-from gamesolve.solve.mccfr_kernels import splitmix
+from gamesolve.game.factored import DECISION
+from gamesolve.rng import splitmix
 
-BIASES = ("blueprint", "fold", "call", "raise")
+MAX_CONTINUATIONS = 4
+"""Pluribus' k: the blueprint and three biased strategies."""
+
+
+def continuation_names(class_names: tuple[str, ...]) -> tuple[str, ...]:
+    """The continuation strategies of a game with these action classes: the blueprint, then
+    one biased towards each class (at most :data:`MAX_CONTINUATIONS` in all)."""
+    return (("blueprint",) + tuple(class_names))[:MAX_CONTINUATIONS]
 
 
 @njit(cache=True)
-def sample_continuations(strategy, node_offset, node_kind, node_round, child_start, action_kind,
-                         num_buckets, infoset_start, bias, seed, k, out):  # fmt: skip
-    """``out[infoset]`` = an action index sampled from continuation strategy ``k``
-    (0 blueprint, 1 fold-biased, 2 call-biased, 3 raise-biased) at every allocated infoset.
-    One strategy per call, so writing a large blueprint needs one byte per infoset at a time."""
+def sample_continuations(strategy, node_offset, node_kind, node_round, child_start, edge_class, row_owner,
+                         num_private, infoset_start, bias, seed, k, out):  # fmt: skip
+    """``out[infoset]`` = an action index sampled from continuation strategy ``k`` (0 the
+    blueprint, ``k > 0`` the blueprint with actions of class ``k - 1`` made ``bias`` times as
+    likely) at every allocated infoset. One strategy per call, so writing a large blueprint
+    needs one byte per infoset at a time."""
     state = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
-    probs = np.empty(64)
+    probs = np.empty(256)
     for node in range(node_kind.shape[0]):
         off = node_offset[node]
-        if off < 0 or node_kind[node] != DECISION:
+        if off < 0 or node_kind[node] != DECISION or row_owner[node] != node:
             continue
         c0 = child_start[node]
         n_act = child_start[node + 1] - c0
-        for b in range(num_buckets[node_round[node]]):
+        for b in range(num_private[node_round[node]]):
             row = off + b * n_act
             info = infoset_start[node] + b
             total = 0.0
             for a in range(n_act):
                 p = strategy[row + a]
-                kind = action_kind[c0 + a]
-                if (k == 1 and kind == FOLD) or (k == 2 and kind == CALL) or (k == 3 and kind == RAISE):
+                if k > 0 and edge_class[c0 + a] == k - 1:
                     p *= bias
                 probs[a] = p
                 total += p
@@ -58,11 +66,12 @@ def sample_continuations(strategy, node_offset, node_kind, node_round, child_sta
             out[info] = choice
 
 
-def infoset_numbering(node_offset: np.ndarray, node_kind: np.ndarray, node_round: np.ndarray, num_buckets: np.ndarray) -> tuple[np.ndarray, int]:
-    """``infoset_start[node]`` (first infoset number of each allocated decision node, -1
-    elsewhere) and the number of infosets, numbering nodes in order and buckets within."""
-    allocated = (node_offset >= 0) & (node_kind == DECISION)
-    counts = np.where(allocated, num_buckets[node_round], 0).astype(np.int64)
+def infoset_numbering(node_offset: np.ndarray, node_kind: np.ndarray, node_round: np.ndarray,
+                      row_owner: np.ndarray, num_private: np.ndarray) -> tuple[np.ndarray, int]:  # fmt: skip
+    """``infoset_start[node]`` (first infoset number of each allocated row owner, -1
+    elsewhere) and the number of infosets, numbering nodes in order and private states within."""
+    allocated = (node_offset >= 0) & (node_kind == DECISION) & (row_owner == np.arange(len(node_kind)))
+    counts = np.where(allocated, num_private[node_round], 0).astype(np.int64)
     start = np.cumsum(counts) - counts
     return np.where(allocated, start, -1), int(counts.sum())
 

@@ -1,9 +1,10 @@
 """MCCFR with linear discounting and negative-regret pruning (Algorithm 1): the driver.
 
-:class:`MCCFRTrainer` owns the tables and runs the numba kernels in batches, firing the
-schedules of Algorithm 1 (discount, prune threshold, UPDATE-STRATEGY, snapshots) between
-batches, at exact iterations for schedules in iterations and at the first batch boundary
-after the time for schedules in minutes.
+:class:`MCCFRTrainer` owns the tables and runs the numba kernels in batches over a game in
+factored form, firing the schedules of Algorithm 1 (discount, prune threshold,
+UPDATE-STRATEGY, snapshots) between batches as :class:`~gamesolve.solve.schedule.Clock`
+says: at exact iterations for schedules in iterations, at the first batch boundary after the
+time for schedules in minutes.
 """
 
 from __future__ import annotations
@@ -16,15 +17,22 @@ import attrs
 import numba
 import numpy as np
 
-from gamesolve.game.poker_tree import DECISION, PokerTree
+from gamesolve.game.factored import DECISION, FactoredGame
+from gamesolve.rng import mix
 from gamesolve.solve import mccfr_kernels as K
-from gamesolve.solve.schedule import Schedule
+from gamesolve.solve.schedule import Clock, Schedule
 
 RESERVOIR = 1 << 16  # table entries handed to a thread at a time
+INT32_MIN = -(2**31)
+SCHEDULES = ("discount_interval", "lcfr_threshold", "prune_threshold", "strategy_interval", "snapshot_interval", "snapshot_start")
 
 
 def _schedule(value) -> Schedule:
     return Schedule.parse(value)
+
+
+def _same_unit(a: Schedule, b: Schedule) -> bool:
+    return a.never or b.never or (a.iterations is None) == (b.iterations is None)
 
 
 @attrs.frozen
@@ -33,58 +41,94 @@ class MCCFRConfig:
 
     :ivar prune: use TRAVERSE-MCCFR-P after ``prune_threshold`` (``mccfr-p``); else plain.
     :ivar discount_interval: Linear CFR discount of regrets and phi every interval ...
-    :ivar lcfr_threshold: ... until this point (paper: every 10 minutes for 400 minutes).
-    :ivar prune_threshold: pruning starts after this point (paper: 200 minutes).
+    :ivar lcfr_threshold: ... while before this point (paper: every 10 minutes before 400).
+    :ivar prune_threshold: pruning in iterations after this point (paper: 200 minutes).
     :ivar strategy_interval: UPDATE-STRATEGY for the first round (paper: 10,000 iterations).
-    :ivar snapshot_interval: snapshot of the later rounds' current strategy ...
-    :ivar snapshot_start: ... after this point (paper: every 200 minutes after 800).
+    :ivar snapshot_interval: snapshot of the later rounds' current strategy every interval ...
+    :ivar snapshot_start: ... from this point (paper: every 200 minutes from 800).
     :ivar prune_below: C, actions with regret at or below it are skipped (paper: -300,000,000).
-    :ivar regret_floor: regrets never go below it (paper: -310,000,000).
+    :ivar regret_floor: regrets never go below it (paper: -310,000,000); inside int32.
     :ivar prune_probability: share of traversals that prune (paper: 0.95).
+    :ivar prune_last_round: also prune on the last round (the paper does not).
     :ivar regret_scale: regret units per payoff unit (None: the game's own); int32 regrets
         store ``round(regret * regret_scale)``.
     :ivar average: ``pluribus`` (the paper: the first round's phi from UPDATE-STRATEGY, later
         rounds from averaged snapshots of the current strategy) or ``sampled`` (every round's
         policy accumulated where traversals sample opponents, open-spiel's SIMPLE averaging;
-        reach-weighted, so it converges in two-player zero-sum games, at 4 bytes more per
+        reach-weighted, so it converges in two-player zero-sum games, at 8 bytes more per
         infoset-action).
     """
 
     prune: bool = True
     average: str = attrs.field(default="pluribus", validator=attrs.validators.in_(("pluribus", "sampled")))
-    discount_interval: Schedule = attrs.field(default="10m", converter=_schedule)
-    lcfr_threshold: Schedule = attrs.field(default="400m", converter=_schedule)
-    prune_threshold: Schedule = attrs.field(default="200m", converter=_schedule)
+    discount_interval: Schedule = attrs.field(default="10min", converter=_schedule)
+    lcfr_threshold: Schedule = attrs.field(default="400min", converter=_schedule)
+    prune_threshold: Schedule = attrs.field(default="200min", converter=_schedule)
     strategy_interval: Schedule = attrs.field(default="10000", converter=_schedule)
-    snapshot_interval: Schedule = attrs.field(default="200m", converter=_schedule)
-    snapshot_start: Schedule = attrs.field(default="800m", converter=_schedule)
+    snapshot_interval: Schedule = attrs.field(default="200min", converter=_schedule)
+    snapshot_start: Schedule = attrs.field(default="800min", converter=_schedule)
     prune_below: float = -300_000_000.0
     regret_floor: float = -310_000_000.0
     prune_probability: float = 0.95
+    prune_last_round: bool = False
     regret_scale: float | None = None
+
+    def __attrs_post_init__(self):
+        if not INT32_MIN <= self.regret_floor < 0:
+            raise ValueError(f"regret_floor must be negative and at least {INT32_MIN:,} (int32), got {self.regret_floor:g}")
+        if self.regret_floor != int(self.regret_floor) or self.prune_below != int(self.prune_below):
+            raise ValueError("regret_floor and prune_below are whole regret units")
+        if self.prune_below < self.regret_floor:
+            raise ValueError(f"prune_below ({self.prune_below:g}) must be at least regret_floor ({self.regret_floor:g}), or nothing is ever pruned")
+        if not 0.0 <= self.prune_probability <= 1.0:
+            raise ValueError(f"prune_probability must be in [0, 1], got {self.prune_probability:g}")
+        if self.regret_scale is not None and not self.regret_scale > 0:
+            raise ValueError(f"regret_scale must be positive, got {self.regret_scale:g}")
+        if not _same_unit(self.discount_interval, self.lcfr_threshold):
+            raise ValueError("discount_interval and lcfr_threshold must both be iterations or both be times")
+        if not _same_unit(self.snapshot_interval, self.snapshot_start):
+            raise ValueError("snapshot_interval and snapshot_start must both be iterations or both be times")
 
     def as_dict(self) -> dict[str, Any]:
         return {k: (str(v) if isinstance(v, Schedule) else v) for k, v in attrs.asdict(self, recurse=False).items()}
 
+    @property
+    def clock(self) -> Clock:
+        return Clock(*(getattr(self, name) for name in SCHEDULES))
+
     @classmethod
-    def from_options(cls, base: dict[str, Any] | None = None, **overrides: Any) -> MCCFRConfig:
-        """Build from a game's defaults plus overrides (strings accepted, as from a CLI)."""
+    def from_options(cls, base: dict[str, Any] | None = None, *, legacy: bool = False, **overrides: Any) -> MCCFRConfig:
+        """Build from a game's defaults plus overrides (strings accepted, as from a CLI);
+        ``legacy`` reads stored configs written before ``10m`` meant anything but an error."""
         fields = {f.name: f for f in attrs.fields(cls)}
         values: dict[str, Any] = {}
         for key, raw in {**(base or {}), **overrides}.items():
             if key not in fields:
                 raise ValueError(f"unknown MCCFR option {key!r} (options: {', '.join(fields)})")
-            kind = fields[key].type
-            if raw is None or "Schedule" in str(kind) or key == "average":
+            kind = str(fields[key].type)
+            if raw is None or key == "average":
                 values[key] = raw
-            elif "bool" in str(kind):
-                values[key] = raw if isinstance(raw, bool) else str(raw).lower() in ("1", "true", "yes", "on")
+            elif "Schedule" in kind:
+                values[key] = Schedule.parse(raw, legacy=legacy)
+            elif "bool" in kind:
+                values[key] = _boolean(key, raw)
             else:
                 try:
                     values[key] = float(raw)
                 except ValueError:
                     raise ValueError(f"MCCFR option {key} expects a number, got {raw!r}") from None
         return cls(**values)
+
+
+def _boolean(key: str, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"MCCFR option {key} expects true or false, got {raw!r}")
 
 
 @attrs.define
@@ -96,24 +140,27 @@ class Counters:
     discounts: int = 0
     strategy_updates: int = 0
     snapshots: int = 0
-    snapshot_marker: int = -1
     nodes_visited: int = 0
+    dropped_rows: int = 0  # row allocations refused because the tables were full
+    saturated_regrets: int = 0  # regret updates clipped at int32's top
 
 
 class MCCFRTrainer:
-    """Tables and schedules of one MCCFR run on a poker tree."""
+    """Tables and schedules of one MCCFR run on a game in factored form."""
 
-    def __init__(self, tree: PokerTree, config: MCCFRConfig, *, threads: int = 1, seed: int = 0,
+    def __init__(self, form: FactoredGame, config: MCCFRConfig, *, threads: int = 1, seed: int = 0,
                  capacity: int | None = None):  # fmt: skip
-        self.tree = tree
+        self.form = form
         self.config = config
         self.threads = int(threads)
         self.seed = int(seed)
-        self.scale = float(config.regret_scale or tree.regret_scale)
+        self.scale = float(config.regret_scale or form.regret_scale)
         self.counters = Counters()
         self.snapshot_sink = None  # where snapshots go (see take_snapshot); None: RAM
-        sizes = tree.row_sizes()
-        first_round = (tree.node_kind == DECISION) & (tree.node_round == 0)
+        self._tree = form.tree_arrays()
+        self._terminals = form.terminal_arrays()
+        sizes = form.row_sizes()
+        first_round = (sizes > 0) & (form.node_round == 0)
         self.round0_size = int(sizes[first_round].sum())
         total = int(sizes.sum())
         if capacity is None:
@@ -121,155 +168,153 @@ class MCCFRTrainer:
         self.capacity = int(capacity)
         # The allocation table: int32 offsets while the arena allows (half the bytes per node).
         offset_type = np.int32 if self.capacity < 2**31 - 1 else np.int64
-        self.node_offset = np.full(tree.num_nodes, -1, dtype=offset_type)
+        node_offset = np.full(form.num_nodes, -1, dtype=offset_type)
         offsets = np.cumsum(np.where(first_round, sizes, 0)) - np.where(first_round, sizes, 0)
-        self.node_offset[first_round] = offsets[first_round]
-        # np.zeros maps fresh pages lazily: capacity costs memory only where rows are used.
-        self.regrets = np.zeros(self.capacity, dtype=np.int32)
-        self.snap_sum = np.zeros(self.capacity, dtype=np.float32)
-        self.phi = np.zeros(self.round0_size, dtype=np.float32)
+        node_offset[first_round] = offsets[first_round]
         sampled = config.average == "sampled"
-        # float64: after tens of millions of iterations a float32 sum stops absorbing increments.
-        self.avg = np.zeros(self.capacity if sampled else 0, dtype=np.float64)
+        t = self.threads
+        self.tables = K.Tables(
+            node_offset=node_offset,
+            # np.zeros maps fresh pages lazily: capacity costs memory only where rows are used.
+            regrets=np.zeros(self.capacity, dtype=np.int32),
+            # float64: after tens of millions of iterations a float32 sum stops absorbing increments.
+            avg=np.zeros(self.capacity if sampled else 0, dtype=np.float64),
+            phi=np.zeros(self.round0_size, dtype=np.float32),
+            res_next=np.zeros(t, dtype=np.int64),
+            res_end=np.zeros(t, dtype=np.int64),
+            rng=np.array([mix(self.seed * 1_000_003 + i + 1) for i in range(t)], dtype=np.uint64),
+            visited=np.zeros(t, dtype=np.int64),
+            dropped=np.zeros(t, dtype=np.int64),
+            saturated=np.zeros(t, dtype=np.int64),
+        )
+        self.snap_sum = np.zeros(self.capacity, dtype=np.float32)
         self.used = self.round0_size
-        self.res_next = np.zeros(self.threads, dtype=np.int64)
-        self.res_end = np.zeros(self.threads, dtype=np.int64)
-        self.rng = np.array([_mix(self.seed * 1_000_003 + t + 1) for t in range(self.threads)], dtype=np.uint64)
-        self.update_rng = np.array([_mix(self.seed * 7_777_777 + 12345)], dtype=np.uint64)
-        self._visited = np.zeros(self.threads, dtype=np.int64)
-        depth = int(K.tree_depth(tree.child_start, tree.child_list))
-        self._max_row = int(sizes.max())
-        max_actions = int(tree.num_actions.max())
-        self._st_node = np.zeros((self.threads, depth + 1), dtype=np.int32)
-        self._st_k = np.zeros((self.threads, depth + 1), dtype=np.int32)
-        self._st_row = np.zeros((self.threads, depth + 1), dtype=np.int64)
-        self._st_val = np.zeros((self.threads, depth + 1, max_actions))
-        self._st_sig = np.zeros((self.threads, depth + 1, max_actions))
-        self._st_expl = np.zeros((self.threads, depth + 1, max_actions), dtype=np.bool_)
-        self._stack = np.zeros(max(16, tree.num_nodes + 1), dtype=np.int32)
+        self.update_rng = np.array([mix(self.seed * 7_777_777 + 12345)], dtype=np.uint64)
+        depth = int(K.tree_depth(form.child_start, form.child_list))
+        self._max_row = int(sizes.max(initial=1))
+        max_actions = int(form.num_actions.max())
+        self.scratch = K.Scratch(
+            st_node=np.zeros((t, depth + 1), dtype=np.int32),
+            st_k=np.zeros((t, depth + 1), dtype=np.int32),
+            st_row=np.zeros((t, depth + 1), dtype=np.int64),
+            st_val=np.zeros((t, depth + 1, max_actions)),
+            st_sig=np.zeros((t, depth + 1, max_actions)),
+            st_expl=np.zeros((t, depth + 1, max_actions), dtype=np.bool_),
+            us_stack=np.zeros((t, max(16, form.num_nodes + 1)), dtype=np.int32),
+            us_sig=np.zeros((t, max_actions)),
+        )
+        self._stack = np.zeros(max(16, form.num_nodes + 1), dtype=np.int32)
         self._sig = np.zeros(max_actions)
-        self._us_stack = np.zeros((self.threads, max(16, tree.num_nodes + 1)), dtype=np.int32)
-        self._us_sig = np.zeros((self.threads, max_actions))
-        self._deal_cursor = np.zeros(self.threads, dtype=np.int64)
-        self._deal_end = np.zeros(self.threads, dtype=np.int64)
         self._batch = 1000
+
+    # The tables by their old names (tests, stores and summaries read them).
+    @property
+    def node_offset(self) -> np.ndarray:
+        return self.tables.node_offset
+
+    @property
+    def regrets(self) -> np.ndarray:
+        return self.tables.regrets
+
+    @property
+    def avg(self) -> np.ndarray:
+        return self.tables.avg
+
+    @property
+    def phi(self) -> np.ndarray:
+        return self.tables.phi
 
     # -- running -------------------------------------------------------------------------
     def _refill(self) -> None:
+        tb = self.tables
         for t in range(self.threads):
-            if self.res_end[t] - self.res_next[t] < 1024 + self._max_row:
+            if tb.res_end[t] - tb.res_next[t] < 1024 + self._max_row:
                 size = min(RESERVOIR, self.capacity - self.used)
                 if size <= 1024:
-                    raise MemoryError(
-                        f"MCCFR tables are full ({self.capacity:,} entries); give a larger capacity"
-                    )
-                self.res_next[t] = self.used
-                self.res_end[t] = self.used + size
+                    raise MemoryError(f"MCCFR tables are full ({self.capacity:,} entries); give a larger capacity")
+                tb.res_next[t] = self.used
+                tb.res_end[t] = self.used + size
                 self.used += size
 
-    def _run_batch(self, n: int) -> None:
-        tree = self.tree
+    def _settings(self, prune_active: bool) -> K.Settings:
         c = self.config
-        prune_active = c.prune and c.prune_threshold.passed(self.counters.iteration, self.counters.elapsed / 60)
+        every = c.strategy_interval.iterations if c.average == "pluribus" and c.strategy_interval.iterations else 0
+        return K.Settings(
+            n_players=self.form.num_players, prune_active=prune_active, prune_probability=float(c.prune_probability),
+            prune_last_round=bool(c.prune_last_round), scale=self.scale, prune_threshold=np.int64(c.prune_below),
+            regret_floor=np.int64(c.regret_floor), accumulate_avg=c.average == "sampled",
+            strategy_every=np.int64(every), last_round=np.int64(self.form.num_rounds - 1),
+        )  # fmt: skip
+
+    def _run_batch(self, n: int) -> None:
+        k = self.counters
+        prune_active = self.config.prune and self.config.clock.prune_active(k.iteration + 1, k.elapsed / 60)
+        cfg = self._settings(prune_active)
         left = np.full(self.threads, n // self.threads, dtype=np.int64)
         left[: n % self.threads] += 1
         done = np.zeros(self.threads, dtype=np.int64)
-        # Thread t runs global iterations t_start[t] + 1, ... (for in-kernel UPDATE-STRATEGY).
-        t_start = self.counters.iteration + np.concatenate([[0], np.cumsum(left)[:-1]]).astype(np.int64)
-        every = c.strategy_interval.iterations if c.average == "pluribus" and c.strategy_interval.iterations else 0
-        args = (
-            tree.node_kind, tree.node_player, tree.node_round, tree.child_start, tree.child_list,
-            tree.commit, tree.folded, tree.num_buckets, np.int64(tree.num_rounds - 1),
-            tree.deal_buckets, tree.deal_rank,
-            self.node_offset, self.regrets, self.res_next, self.res_end, self.rng,
-            self.scale, np.int64(c.prune_below), np.int64(c.regret_floor),
-            self.avg, c.average == "sampled",
-            t_start, np.int64(every), self.phi, self._us_stack, self._us_sig,
-            self._st_node, self._st_k, self._st_row, self._st_val, self._st_sig, self._st_expl,
-            self._visited,
-        )  # fmt: skip
-        sequential = tree.deal_source is not None
-        if sequential:
-            # One generated deal per iteration, numbered by iteration so that results do not
-            # depend on how the run was cut into batches.
-            buckets, ranks = tree.deal_source(self.seed, self.counters.iteration, n)
-            args = args[:9] + (buckets, ranks) + args[11:]
-            self._deal_cursor[:] = t_start - self.counters.iteration
-            self._deal_end[:] = self._deal_cursor + left
+        # Thread t runs global iterations t_start[t] + 1, ... with the batch's deals from cursor[t].
+        cursor = np.concatenate([[0], np.cumsum(left)[:-1]]).astype(np.int64)
+        t_start = k.iteration + cursor
+        # One deal per iteration, numbered by iteration so that results do not depend on how
+        # the run was cut into batches or threads.
+        batch = self.form.deals.batch(self.seed, k.iteration, n)
+        deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index)
         while left.sum() > 0:
             self._refill()
-            t_start[:] = t_start + done
+            t_start += done
+            cursor += done
             done[:] = 0
             if self.threads == 1:
-                got = K.run_thread(
-                    0, left[0], tree.num_players, prune_active, c.prune_probability, sequential,
-                    self._deal_cursor, self._deal_end, *args,
-                )  # fmt: skip
-                done[0] = got
+                done[0] = K.run_thread(0, left[0], t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg)
             else:
                 numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
-                K.run_threads(
-                    self.threads, left, done, tree.num_players, prune_active, c.prune_probability, sequential,
-                    self._deal_cursor, self._deal_end, *args,
-                )  # fmt: skip
+                K.run_threads(self.threads, left, done, t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg)
             left -= done
 
     def _events(self) -> None:
         """Fire the schedules due at the current iteration and time (Algorithm 1)."""
         c = self.config
+        clock = c.clock
         k = self.counters
         minutes = k.elapsed / 60
         if c.average == "pluribus" and c.strategy_interval.minutes is not None:
-            count = c.strategy_interval.count(k.iteration, minutes)
-            if count > k.strategy_updates:
-                k.strategy_updates = count
+            due = clock.strategy_updates_due(k.iteration, minutes)
+            if due > k.strategy_updates:
+                k.strategy_updates = due
                 self.update_strategy()
-        count = c.discount_interval.count(k.iteration, minutes)
-        if count > k.discounts and not c.lcfr_threshold.passed(k.iteration, minutes):
-            k.discounts = count
-            d = count / (count + 1.0)  # (t / I) / (t / I + 1), line 20
+        while True:
+            due = clock.discount_due(k.discounts + 1, k.iteration, minutes)
+            if not due:
+                break
+            k.discounts += 1
+            d = k.discounts / (k.discounts + 1.0)  # (t / I) / (t / I + 1), line 20
             K.discount(self.regrets, self.used, self.phi, self.avg, d)
-        if c.average == "pluribus" and c.snapshot_start.passed(k.iteration, minutes) and not c.snapshot_interval.never:
-            count = c.snapshot_interval.count(k.iteration, minutes)
-            if k.snapshot_marker < 0:
-                k.snapshot_marker = count
-            elif count > k.snapshot_marker:
-                k.snapshot_marker = count
-                self.take_snapshot()
+        if c.average == "pluribus" and clock.snapshot_due(k.snapshots, k.iteration, minutes):
+            self.take_snapshot()
 
     def update_strategy(self) -> None:
-        """UPDATE-STRATEGY for every player on one sampled deal each."""
-        tree = self.tree
-        for p in range(tree.num_players):
-            state, u = K.splitmix(self.update_rng[0])
-            d = int(u * len(tree.deal_rank))
-            self.update_rng[0] = K.update_strategy(
-                p, d, tree.node_kind, tree.node_player, tree.node_round, tree.child_start, tree.child_list,
-                tree.folded, tree.deal_buckets, self.node_offset, self.regrets, self.phi,
-                state, self._stack, self._sig,
-            )  # fmt: skip
+        """UPDATE-STRATEGY for every player, each on a fresh deal (a stream of its own)."""
+        n = self.form.num_players
+        batch = self.form.deals.batch(self.seed ^ 0x5EED5EED, self.counters.strategy_updates * n, n)
+        deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index)
+        for p in range(n):
+            self.update_rng[0] = K.update_strategy(p, p, self._tree, deals, self.tables, self.update_rng[0], self._stack, self._sig)
 
     def take_snapshot(self) -> None:
-        """Snapshot the later rounds' current strategy: to disk (uint8, one byte per action)
-        when the run has a store, so the tables stay at four bytes per action in RAM; else
-        into an in-memory sum."""
-        t = self.tree
+        """Snapshot the later rounds' current strategy: to disk (uint16 per action) when the
+        run has a store, so the tables stay at four bytes per action in RAM; else into an
+        in-memory sum."""
         if self.snapshot_sink is not None:
-            out = np.zeros(self.used, dtype=np.uint8)
-            K.quantised_snapshot(
-                self.regrets, self.node_offset, t.node_kind, t.node_round, t.child_start, t.num_buckets,
-                out, self._sig.copy(),
-            )  # fmt: skip
+            out = np.zeros(self.used, dtype=np.uint16)
+            K.quantised_snapshot(self._tree, self.regrets, self.node_offset, out, self._sig.copy())
             self.snapshot_sink.write(self.counters.snapshots, out)
         else:
-            K.add_snapshot(
-                self.regrets, self.node_offset, t.node_kind, t.node_round, t.child_start, t.num_buckets,
-                self.snap_sum, self._sig.copy(),
-            )  # fmt: skip
+            K.add_snapshot(self._tree, self.regrets, self.node_offset, self.snap_sum, self._sig.copy())
         self.counters.snapshots += 1
 
     def snapshot_sum(self) -> np.ndarray:
-        """The sum of all snapshots so far (table layout, float32)."""
+        """The sum of all snapshots so far (table layout, float32; a scale per row does not matter)."""
         if self.snapshot_sink is None:
             return self.snap_sum[: self.used]
         total = np.zeros(self.used, dtype=np.float32)
@@ -278,22 +323,16 @@ class MCCFRTrainer:
         return total
 
     def _next_stop(self, target: int | None) -> int:
-        k = self.counters.iteration
-        stop = k + self._batch
+        k = self.counters
+        stop = k.iteration + self._batch
         if target is not None:
             stop = min(stop, target)
         c = self.config
-        schedules = [c.discount_interval]
-        if c.average == "pluribus":
-            schedules.append(c.snapshot_interval)
-        for sched in schedules:
-            nxt = sched.next_iteration(k)
-            if nxt is not None:
-                stop = min(stop, nxt)
-        for threshold in (c.prune_threshold, c.snapshot_start):
-            if threshold.iterations is not None and k < threshold.iterations:
-                stop = min(stop, threshold.iterations)
-        return max(stop, k + 1)
+        clock = attrs.evolve(c.clock, snapshot_start=c.snapshot_start if c.average == "pluribus" else Schedule())
+        event = clock.next_stop(k.iteration, k.discounts, k.snapshots)
+        if event is not None:
+            stop = min(stop, event)
+        return max(stop, k.iteration + 1)
 
     def run(
         self,
@@ -329,74 +368,81 @@ class MCCFRTrainer:
             # Aim at batches of about 0.2 s so progress, time limits and schedules stay sharp.
             if dt > 0 and n == self._batch:
                 self._batch = int(min(max(self._batch * min(4.0, 0.2 / dt), 100), 5_000_000))
+            self._sync_counters()
             if on_batch is not None:
                 on_batch(n, dt)
             if on_checkpoint and checkpoint_minutes and time.perf_counter() - last_checkpoint >= checkpoint_minutes * 60:
                 on_checkpoint()
                 last_checkpoint = time.perf_counter()
-        self.counters.nodes_visited = int(self._visited.sum())
+
+    def _sync_counters(self) -> None:
+        tb = self.tables
+        self.counters.nodes_visited = int(tb.visited.sum())
+        self.counters.dropped_rows = int(tb.dropped.sum())
+        self.counters.saturated_regrets = int(tb.saturated.sum())
 
     # -- checkpoints ---------------------------------------------------------------------
     def state(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Everything needed to resume: arrays and JSON attributes."""
         u = self.used
+        tb = self.tables
         arrays = {
-            "regrets": self.regrets[:u],
-            "node_offset": self.node_offset,
-            "phi": self.phi,
-            "rng": self.rng,
+            "regrets": tb.regrets[:u],
+            "node_offset": tb.node_offset,
+            "phi": tb.phi,
+            "rng": tb.rng,
             "update_rng": self.update_rng,
-            "res_next": self.res_next,
-            "res_end": self.res_end,
+            "res_next": tb.res_next,
+            "res_end": tb.res_end,
         }
-        if len(self.avg):
-            arrays["avg"] = self.avg[:u]
+        if len(tb.avg):
+            arrays["avg"] = tb.avg[:u]
         if self.counters.snapshots and self.snapshot_sink is None:
             arrays["snap_sum"] = self.snap_sum[:u]
-        attrs_ = {
-            "counters": attrs.asdict(self.counters),
-            "used": int(u),
-            "threads": self.threads,
-            "batch": self._batch,
-            "visited": int(self._visited.sum()),
-        }
+        self._sync_counters()
+        attrs_ = {"counters": attrs.asdict(self.counters), "used": int(u), "threads": self.threads, "batch": self._batch}
         return arrays, attrs_
 
     def load_state(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
-        """Restore a checkpoint written by :meth:`state` (the same tree and config)."""
+        """Restore a checkpoint written by :meth:`state` (the same form and config)."""
         u = int(meta["used"])
-        if u > self.capacity or len(arrays["node_offset"]) != self.tree.num_nodes:
+        tb = self.tables
+        if u > self.capacity or len(arrays["node_offset"]) != self.form.num_nodes:
             raise ValueError("the checkpoint does not fit this game's tree")
         self.used = u
-        self.regrets[:u] = arrays["regrets"]
-        self.node_offset[:] = arrays["node_offset"]
-        self.phi[:] = arrays["phi"]
+        tb.regrets[:u] = arrays["regrets"]
+        tb.node_offset[:] = arrays["node_offset"]
+        tb.phi[:] = arrays["phi"]
         self.update_rng[:] = arrays["update_rng"]
-        if "avg" in arrays and len(self.avg):
-            self.avg[:u] = arrays["avg"]
+        if "avg" in arrays and len(tb.avg):
+            tb.avg[:u] = arrays["avg"]
         if "snap_sum" in arrays:
             self.snap_sum[:u] = arrays["snap_sum"]
-        self.counters = Counters(**meta["counters"])
+        counters = {f.name for f in attrs.fields(Counters)}
+        self.counters = Counters(**{k: v for k, v in meta["counters"].items() if k in counters})
         self._batch = int(meta.get("batch", self._batch))
         if int(meta["threads"]) == self.threads:
-            self.rng[:] = arrays["rng"]
-            self.res_next[:] = arrays["res_next"]
-            self.res_end[:] = arrays["res_end"]
+            tb.rng[:] = arrays["rng"]
+            tb.res_next[:] = arrays["res_next"]
+            tb.res_end[:] = arrays["res_end"]
         else:  # a different thread count: fresh streams, fresh reservoirs
             base = self.seed * 1_000_003 + self.counters.iteration
-            self.rng[:] = [_mix(base + t + 1) for t in range(self.threads)]
-            self.res_next[:] = 0
-            self.res_end[:] = 0
-        self._visited[:] = 0
-        self._visited[0] = int(meta.get("visited", 0))
+            tb.rng[:] = [mix(base + t + 1) for t in range(self.threads)]
+            tb.res_next[:] = 0
+            tb.res_end[:] = 0
+        tb.visited[:] = 0
+        tb.visited[0] = self.counters.nodes_visited
+        tb.dropped[:] = 0
+        tb.dropped[0] = self.counters.dropped_rows
+        tb.saturated[:] = 0
+        tb.saturated[0] = self.counters.saturated_regrets
 
     # -- results -------------------------------------------------------------------------
     def current_rows(self) -> np.ndarray:
         """Regret-matching strategy of every allocated row (arena layout, float32: this is
         the size of the tables themselves)."""
-        t = self.tree
         out = np.zeros(self.used, dtype=np.float32)
-        K.current_strategy(self.regrets, self.node_offset, t.node_kind, t.node_round, t.child_start, t.num_buckets, 0, out)
+        K.current_strategy(self._tree, self.regrets, self.node_offset, 0, out)
         return out
 
     def average_rows(self) -> np.ndarray:
@@ -404,41 +450,43 @@ class MCCFRTrainer:
         later rounds' averaged snapshots; ``sampled``: every row's sampled average. Rows
         with nothing accumulated yet fall back to the current strategy."""
         out = self.current_rows()
-        t = self.tree
-        blend = lambda values, lo, hi: K.blend_normalised(  # noqa: E731
-            values, self.node_offset, t.node_kind, t.node_round, t.child_start, t.num_buckets, lo, hi, out
-        )
+        rounds = self.form.num_rounds
+
+        def blend(values, lo, hi):
+            K.blend_normalised(self._tree, values, self.node_offset, lo, hi, out)
+
         if self.config.average == "sampled":
-            blend(self.avg[: self.used], 0, t.num_rounds)
+            blend(self.avg[: self.used], 0, rounds)
             return out
         if self.counters.snapshots > 0:
-            blend(self.snapshot_sum(), 1, t.num_rounds)
+            blend(self.snapshot_sum(), 1, rounds)
         blend(self.phi, 0, 0)
         return out
 
     def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:
-        """The strategy laid out on an explicit tree's slots, via the game's ``locate``."""
-        if self.tree.locate is None:
-            raise ValueError(f"{self.tree.game_name} does not map its infosets to the poker tree")
+        """The strategy laid out on an explicit tree's slots, via the form's ``locate``."""
+        if self.form.locate is None:
+            raise ValueError(f"{self.form.game_name}'s form does not map the game's information sets back")
         rows = self.average_rows() if which == "average" else self.current_rows()
         out = np.empty(explicit_tree.num_slots)
-        n_actions = self.tree.num_actions
+        n_actions = self.form.num_actions
         for i, key in enumerate(explicit_tree.infoset_keys):
-            node, bucket = self.tree.locate(key)
+            node, private = self.form.locate(key)
             s0, s1 = explicit_tree.infoset_slot_start[i], explicit_tree.infoset_slot_start[i + 1]
             a = n_actions[node]
             if a != s1 - s0:
-                raise ValueError(f"infoset {key!r}: {s1 - s0} actions in the game, {a} in the poker tree")
-            off = self.node_offset[node]
-            out[s0:s1] = 1.0 / a if off < 0 else rows[off + bucket * a : off + (bucket + 1) * a]
+                raise ValueError(f"infoset {key!r}: {s1 - s0} actions in the game, {a} in the factored form")
+            off = self.node_offset[self.form.row_owner[node]]
+            out[s0:s1] = 1.0 / a if off < 0 else rows[off + private * a : off + (private + 1) * a]
         return out
 
     def memory_report(self) -> dict[str, float]:
         """Table bytes and bytes per allocated infoset-action."""
-        sizes = self.tree.row_sizes()
+        form = self.form
+        sizes = form.row_sizes()
         allocated = self.node_offset >= 0
         actions = int(sizes[allocated].sum())
-        later = int(sizes[allocated & (self.tree.node_round > 0)].sum())
+        later = int(sizes[allocated & (form.node_round > 0)].sum())
         table_bytes = actions * 4 + self.phi.nbytes + self.node_offset.nbytes
         if self.counters.snapshots > 0 and self.snapshot_sink is None:
             table_bytes += later * 4  # snapshot sums of the later rounds (on disk with a store)
@@ -446,14 +494,7 @@ class MCCFRTrainer:
             table_bytes += actions * 8  # sampled averages
         return {
             "allocated_infoset_actions": actions,
-            "allocated_action_sequences": int(allocated.sum()),
+            "allocated_action_sequences": int((allocated & (form.node_kind == DECISION)).sum()),
             "table_bytes": table_bytes,
             "bytes_per_infoset_action": table_bytes / max(actions, 1),
         }
-
-
-def _mix(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return x ^ (x >> 31)

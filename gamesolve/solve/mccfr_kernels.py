@@ -1,14 +1,20 @@
 """Numba kernels of external-sampling MCCFR with negative-regret pruning (Algorithm 1 of
-the Pluribus supplement), over a :class:`~gamesolve.game.poker_tree.PokerTree`.
+the Pluribus supplement), over a game in factored form (:mod:`gamesolve.game.factored`).
 
-Tables are one int32 regret arena; a public node's rows (one per bucket of its round) are
-allocated on first visit from a per-thread reservoir, and ``node_offset[node]`` points at
-them (-1 until then). Round-0 rows sit at the start of the arena and are allocated up
-front, so the round-0 average ``phi`` shares their offsets.
+Tables are one int32 regret arena; a decision node's rows (one per private state of its
+round) are allocated on the first visit of the node that owns them (``row_owner``) from a
+per-thread reservoir, and ``node_offset[owner]`` points at them (-1 until then). Round-0
+rows sit at the start of the arena and are allocated up front, so the round-0 average
+``phi`` shares their offsets.
 
 Threads share the arena without locks (Hogwild style): a lost update is possible when two
 threads write one regret at once, and two threads allocating the same node at once leave
 one orphaned row. Both are rare and harmless to convergence; one thread is deterministic.
+
+Arguments travel in typed bundles (namedtuples of arrays and scalars): the public tree and
+the terminals (:class:`~gamesolve.game.factored.TreeArrays`, ``TerminalArrays``), the deals
+of the batch (:data:`DealArrays`), the tables (:data:`Tables`), per-thread scratch
+(:data:`Scratch`) and the schedule's settings for the batch (:data:`Settings`).
 
 Performance note: every call of a numba function with array arguments updates each
 array's reference count atomically (~20 ns each). The traversal therefore runs inside
@@ -18,24 +24,34 @@ one function for a whole batch of iterations, with scalar-only helpers.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit, prange
 
-from gamesolve.game.poker_tree import DECISION, FOLD_END, terminal_utility
+from gamesolve.game.factored import CHANCE, DECISION, TERMINAL
+from gamesolve.game.terminals import terminal_value
+from gamesolve.rng import splitmix
 
 INT32_MAX = 2147483647
 
+DealArrays = namedtuple("DealArrays", "private public strength index")
+"""A batch of deals (:class:`~gamesolve.game.deals.DealBatch`'s arrays), one per iteration."""
 
-@njit(cache=True, inline="always")
-def splitmix(state):
-    """One splitmix64 step: the new state and a float in [0, 1)."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return state, float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+Tables = namedtuple("Tables", "node_offset regrets avg phi res_next res_end rng visited dropped saturated")
+"""The run's tables and per-thread state: row offsets, int32 regrets, sampled averages
+(float64, empty unless ``average=sampled``), the round-0 average ``phi``, reservoirs, random
+states, and counters (nodes visited, row allocations dropped, regrets saturated at int32's top)."""
+
+Scratch = namedtuple("Scratch", "st_node st_k st_row st_val st_sig st_expl us_stack us_sig")
+"""Per-thread traversal stacks: the traverser's frames and UPDATE-STRATEGY's node stack."""
+
+Settings = namedtuple(
+    "Settings",
+    "n_players prune_active prune_probability prune_last_round scale prune_threshold regret_floor "
+    "accumulate_avg strategy_every last_round",
+)
+"""Scalars of Algorithm 1 for one batch (pruning active or not, thresholds, the regret unit)."""
 
 
 @njit(cache=True)
@@ -55,11 +71,19 @@ def strategy_from_regrets(regrets, row, n_actions, out):
             out[a] = 1.0 / n_actions
 
 
+@njit(cache=True, inline="always")
+def chance_child(tree, deals, node, d):
+    """The child of public chance ``node`` that deal ``d`` leads to (its outcome at the node's level)."""
+    outcome = deals.public[d, tree.level[node]]
+    c0 = tree.child_start[node]
+    for k in range(c0, tree.child_start[node + 1]):
+        if tree.edge_label[k] == outcome:
+            return tree.child_list[k]
+    return tree.child_list[c0]  # unreachable for a consistent form (checked when compiled)
+
+
 @njit(cache=True)
-def update_strategy(
-    p, d, node_kind, node_player, node_round, child_start, child_list, folded,
-    deal_buckets, node_offset, regrets, phi, state, stack, sig,
-):  # fmt: skip
+def update_strategy(p, d, tree, deals, tables, state, stack, sig):
     """UPDATE-STRATEGY (Algorithm 1): on the first betting round, follow one sampled action
     of ``p`` (counting it in ``phi``) and every action of the others. Takes and returns
     the random state."""
@@ -68,14 +92,21 @@ def update_strategy(
     while top > 0:
         top -= 1
         node = stack[top]
-        if node_kind[node] != DECISION or folded[node, p] or node_round[node] > 0:
+        kind = tree.kind[node]
+        if tree.round[node] > 0 or tree.settled[node, p]:
             continue
-        player = node_player[node]
-        c0 = child_start[node]
-        n_act = child_start[node + 1] - c0
-        row = node_offset[node] + deal_buckets[d, player, 0] * n_act
+        if kind == CHANCE:
+            stack[top] = chance_child(tree, deals, node, d)
+            top += 1
+            continue
+        if kind != DECISION:
+            continue
+        player = tree.player[node]
+        c0 = tree.child_start[node]
+        n_act = tree.child_start[node + 1] - c0
+        row = tables.node_offset[tree.row_owner[node]] + deals.private[d, player, 0] * n_act
         if player == p:
-            strategy_from_regrets(regrets, row, n_act, sig)
+            strategy_from_regrets(tables.regrets, row, n_act, sig)
             state, u = splitmix(state)
             a = n_act - 1
             acc = 0.0
@@ -84,101 +115,68 @@ def update_strategy(
                 if u < acc:
                     a = b
                     break
-            phi[row + a] += 1.0
-            stack[top] = child_list[c0 + a]
+            tables.phi[row + a] += 1.0
+            stack[top] = tree.child_list[c0 + a]
             top += 1
         else:
             for a in range(n_act):
-                stack[top] = child_list[c0 + a]
+                stack[top] = tree.child_list[c0 + a]
                 top += 1
     return state
 
 
 @njit(cache=True)
-def run_thread(
-    thread, n_iters, n_players, prune_active, prune_probability, sequential, deal_cursor, deal_end,
-    node_kind, node_player, node_round, child_start, child_list, commit, folded,
-    num_buckets, last_round, deal_buckets, deal_rank,
-    node_offset, regrets, res_next, res_end, rng,
-    scale, prune_threshold, regret_floor, avg, accumulate_avg,
-    t_start, strategy_every, phi, us_stack, us_sig,
-    st_node, st_k, st_row, st_val, st_sig, st_expl, visited,
-):  # fmt: skip
+def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
-    Each traversal is TRAVERSE-MCCFR, or TRAVERSE-MCCFR-P when pruning is active and a
-    draw falls under ``prune_probability``. Chance is sampled once per traversal (a whole
-    deal); a frame is pushed only at the traverser's decision nodes; opponents' actions
-    are sampled in place. Returns the iterations completed (fewer when the thread's
-    reservoir runs low, so the driver can refill it).
+    Iteration ``i`` of the thread is global iteration ``t_start[thread] + i + 1`` and uses
+    deal ``cursor[thread] + i`` of the batch (one deal per iteration, shared by its
+    traversals: each traversal still sees one unbiased sample of chance). Each traversal is
+    TRAVERSE-MCCFR, or TRAVERSE-MCCFR-P when pruning is active and a draw falls under
+    ``prune_probability``. A frame is pushed only at the traverser's decision nodes;
+    opponents' actions and public chance are sampled in place. Returns the iterations
+    completed (fewer when the thread's reservoir runs low, so the driver can refill it).
     """
-    n_deals = deal_rank.shape[0]
-    n_pl = commit.shape[1]
-    state = rng[thread]
+    st_node, st_k, st_row, st_val, st_sig, st_expl = (
+        scratch.st_node, scratch.st_k, scratch.st_row, scratch.st_val, scratch.st_sig, scratch.st_expl,
+    )  # fmt: skip
+    # Locals rather than tuple fields in the hot loop: hold'em trained 1.2x faster than with
+    # tuple fields (benchmarks/compare_commits.py).
+    node_kind, node_player, node_round, child_start, child_list = tree.kind, tree.player, tree.round, tree.child_start, tree.child_list
+    row_owner, settled, settled_value, num_private = tree.row_owner, tree.settled, tree.settled_value, tree.num_private
+    private, strength, index = deals.private, deals.strength, deals.index
+    regrets = tables.regrets
+    node_offset = tables.node_offset
+    res_next, res_end = tables.res_next, tables.res_end
+    scale, regret_floor, prune_threshold = cfg.scale, cfg.regret_floor, cfg.prune_threshold
+    state = tables.rng[thread]
     count = 0
     done = 0
     for i in range(n_iters):
         if res_end[thread] - res_next[thread] < 1024:
             break
-        if strategy_every > 0 and (t_start[thread] + i + 1) % strategy_every == 0:
+        d = cursor[thread] + i
+        if cfg.strategy_every > 0 and (t_start[thread] + i + 1) % cfg.strategy_every == 0:
             # Lines 9-10: UPDATE-STRATEGY for every player every Strategy_Interval iterations.
-            for p in range(n_players):
-                state, u = splitmix(state)
-                ud = deal_cursor[thread] if sequential else int(u * n_deals)
-                state = update_strategy(
-                    p, ud, node_kind, node_player, node_round, child_start, child_list, folded,
-                    deal_buckets, node_offset, regrets, phi, state, us_stack[thread], us_sig[thread],
-                )  # fmt: skip
-        if sequential:
-            # Generated deals: one per iteration, shared by its traversals (each traversal
-            # still sees one unbiased sample of chance).
-            d = deal_cursor[thread]
-            deal_cursor[thread] = d + 1 if d + 1 < deal_end[thread] else deal_end[thread] - 1
-        for p in range(n_players):
-            if not sequential:
-                state, u = splitmix(state)
-                d = int(u * n_deals)
+            for p in range(cfg.n_players):
+                state = update_strategy(p, d, tree, deals, tables, state, scratch.us_stack[thread], scratch.us_sig[thread])
+        for p in range(cfg.n_players):
             state, u = splitmix(state)
-            prune = prune_active and u < prune_probability
+            prune = cfg.prune_active and u < cfg.prune_probability
             # ---- one traversal for player p on deal d -----------------------------------
             top = -1
             node = 0
             while True:
                 count += 1
                 kind = node_kind[node]
-                if kind != DECISION or folded[node, p]:
+                if kind == CHANCE:
+                    node = chance_child(tree, deals, node, d)
+                    continue
+                if kind != DECISION or settled[node, p]:
                     if kind == DECISION:
-                        v = -commit[node, p]  # line 19: P_i is out; the rest is irrelevant
-                    elif kind == FOLD_END:
-                        v = -commit[node, p]
-                        if not folded[node, p]:
-                            for q in range(n_pl):
-                                v += commit[node, q]
+                        v = settled_value[node, p]  # line 19: P_i's result is fixed from here
                     else:
-                        # Showdown; one pot unless players still in paid different amounts.
-                        best = -2147483648
-                        level = -1.0
-                        single = True
-                        pot = 0.0
-                        for q in range(n_pl):
-                            pot += commit[node, q]
-                            if not folded[node, q]:
-                                if level < 0.0:
-                                    level = commit[node, q]
-                                elif commit[node, q] != level:
-                                    single = False
-                                if deal_rank[d, q] > best:
-                                    best = deal_rank[d, q]
-                        if not single:
-                            v = terminal_utility(node, p, commit, folded, node_kind, deal_rank, d)
-                        elif deal_rank[d, p] != best:
-                            v = -commit[node, p]
-                        else:
-                            winners = 0
-                            for q in range(n_pl):
-                                if not folded[node, q] and deal_rank[d, q] == best:
-                                    winners += 1
-                            v = pot / winners - commit[node, p]
+                        v = terminal_value(term, node, p, strength, index, d)
                     # Climb: hand the value to the traverser's frames until one has more to explore.
                     finished = False
                     while True:
@@ -212,6 +210,7 @@ def run_thread(
                                         r = regret_floor
                                     elif r > INT32_MAX:
                                         r = INT32_MAX
+                                        tables.saturated[thread] += 1
                                     regrets[row + a] = r
                         top -= 1
                     if finished:
@@ -221,16 +220,19 @@ def run_thread(
                 rnd = node_round[node]
                 c0 = child_start[node]
                 n_act = child_start[node + 1] - c0
-                # Lazy allocation: a public node's rows appear when it is first reached.
-                off = node_offset[node]
+                owner = row_owner[node]
+                # Lazy allocation: a node's rows appear when it (or a node sharing them) is first reached.
+                off = node_offset[owner]
                 if off < 0:
-                    size = num_buckets[rnd] * n_act
+                    size = num_private[rnd] * n_act
                     start = res_next[thread]
                     if start + size <= res_end[thread]:
                         res_next[thread] = start + size
-                        node_offset[node] = start
+                        node_offset[owner] = start
                         off = start
-                row = -1 if off < 0 else off + deal_buckets[d, player, rnd] * n_act
+                    else:
+                        tables.dropped[thread] += 1
+                row = -1 if off < 0 else off + private[d, player, rnd] * n_act
                 total = 0.0
                 if row >= 0:
                     for a in range(n_act):
@@ -241,6 +243,7 @@ def run_thread(
                     top += 1
                     st_node[thread, top] = node
                     st_row[thread, top] = row
+                    prunable = prune and row >= 0 and (cfg.prune_last_round or rnd != cfg.last_round)
                     any_explored = False
                     for a in range(n_act):
                         if total > 0.0:
@@ -249,10 +252,10 @@ def run_thread(
                         else:
                             st_sig[thread, top, a] = 1.0 / n_act
                         explore = True
-                        if prune and row >= 0 and rnd != last_round and regrets[row + a] <= prune_threshold:
+                        if prunable and regrets[row + a] <= prune_threshold:
                             child = child_list[c0 + a]
-                            # Actions straight to a terminal (or out of the hand) are never pruned.
-                            if node_kind[child] == DECISION and not folded[child, p]:
+                            # Actions straight to a terminal (or out of the game) are never pruned.
+                            if node_kind[child] != TERMINAL and not settled[child, p]:
                                 explore = False
                         st_expl[thread, top, a] = explore
                         any_explored = any_explored or explore
@@ -265,16 +268,16 @@ def run_thread(
                     st_k[thread, top] = k
                     node = child_list[c0 + k]
                 else:
-                    if accumulate_avg and row >= 0:
+                    if cfg.accumulate_avg and row >= 0:
                         # "Sampled" averaging (open-spiel's SIMPLE): the opponent's policy is
                         # added where sampling reaches it, so in expectation by its reach.
                         for a in range(n_act):
                             if total > 0.0:
                                 r = regrets[row + a]
                                 if r > 0:
-                                    avg[row + a] += r / total
+                                    tables.avg[row + a] += r / total
                             else:
-                                avg[row + a] += 1.0 / n_act
+                                tables.avg[row + a] += 1.0 / n_act
                     # Sample the opponent's action from regret matching (line 37).
                     state, u = splitmix(state)
                     choice = n_act - 1
@@ -292,33 +295,16 @@ def run_thread(
                         choice = min(int(u * n_act), n_act - 1)
                     node = child_list[c0 + choice]
         done += 1
-    rng[thread] = state
-    visited[thread] += count
+    tables.rng[thread] = state
+    tables.visited[thread] += count
     return done
 
 
 @njit(cache=True, parallel=True)
-def run_threads(
-    n_threads, n_iters, done, n_players, prune_active, prune_probability, sequential, deal_cursor, deal_end,
-    node_kind, node_player, node_round, child_start, child_list, commit, folded,
-    num_buckets, last_round, deal_buckets, deal_rank,
-    node_offset, regrets, res_next, res_end, rng,
-    scale, prune_threshold, regret_floor, avg, accumulate_avg,
-    t_start, strategy_every, phi, us_stack, us_sig,
-    st_node, st_k, st_row, st_val, st_sig, st_expl, visited,
-):  # fmt: skip
-    """``n_iters[t]`` iterations on each of ``n_threads`` threads sharing the tables;
-    thread ``t``'s first iteration is number ``t_start[t] + 1``."""
+def run_threads(n_threads, n_iters, done, t_start, cursor, tree, term, deals, tables, scratch, cfg):
+    """``n_iters[t]`` iterations on each of ``n_threads`` threads sharing the tables."""
     for t in prange(n_threads):
-        done[t] = run_thread(
-            t, n_iters[t], n_players, prune_active, prune_probability, sequential, deal_cursor, deal_end,
-            node_kind, node_player, node_round, child_start, child_list, commit, folded,
-            num_buckets, last_round, deal_buckets, deal_rank,
-            node_offset, regrets, res_next, res_end, rng,
-            scale, prune_threshold, regret_floor, avg, accumulate_avg,
-            t_start, strategy_every, phi, us_stack, us_sig,
-            st_node, st_k, st_row, st_val, st_sig, st_expl, visited,
-        )  # fmt: skip
+        done[t] = run_thread(t, n_iters[t], t_start, cursor, tree, term, deals, tables, scratch, cfg)
 
 
 @njit(cache=True)
@@ -332,29 +318,38 @@ def discount(regrets, used, phi, avg, d):
         avg[i] *= d
 
 
+@njit(cache=True, inline="always")
+def _owns_rows(tree, node_offset, node, min_round, max_round):
+    rnd = tree.round[node]
+    return (
+        tree.kind[node] == DECISION and tree.row_owner[node] == node and node_offset[node] >= 0
+        and min_round <= rnd <= max_round
+    )  # fmt: skip
+
+
 @njit(cache=True)
-def current_strategy(regrets, node_offset, node_kind, node_round, child_start, num_buckets, min_round, out):
-    """Regret-matching strategy of every allocated row of rounds >= ``min_round`` into ``out``
-    (same offsets as the arena)."""
-    for node in range(node_kind.shape[0]):
-        off = node_offset[node]
-        if off < 0 or node_kind[node] != DECISION or node_round[node] < min_round:
+def current_strategy(tree, regrets, node_offset, min_round, out):
+    """Regret-matching strategy of every allocated row of rounds >= ``min_round`` into
+    ``out`` (same offsets as the arena)."""
+    for node in range(tree.kind.shape[0]):
+        if not _owns_rows(tree, node_offset, node, min_round, 1 << 30):
             continue
-        n_act = child_start[node + 1] - child_start[node]
-        for b in range(num_buckets[node_round[node]]):
+        off = node_offset[node]
+        n_act = tree.child_start[node + 1] - tree.child_start[node]
+        for b in range(tree.num_private[tree.round[node]]):
             row = off + b * n_act
             strategy_from_regrets(regrets, row, n_act, out[row : row + n_act])
 
 
 @njit(cache=True)
-def add_snapshot(regrets, node_offset, node_kind, node_round, child_start, num_buckets, snap_sum, scratch):
+def add_snapshot(tree, regrets, node_offset, snap_sum, scratch):
     """Add the current strategy of rounds >= 1 to ``snap_sum`` (snapshot averaging)."""
-    for node in range(node_kind.shape[0]):
-        off = node_offset[node]
-        if off < 0 or node_kind[node] != DECISION or node_round[node] < 1:
+    for node in range(tree.kind.shape[0]):
+        if not _owns_rows(tree, node_offset, node, 1, 1 << 30):
             continue
-        n_act = child_start[node + 1] - child_start[node]
-        for b in range(num_buckets[node_round[node]]):
+        off = node_offset[node]
+        n_act = tree.child_start[node + 1] - tree.child_start[node]
+        for b in range(tree.num_private[tree.round[node]]):
             row = off + b * n_act
             strategy_from_regrets(regrets, row, n_act, scratch)
             for a in range(n_act):
@@ -362,16 +357,15 @@ def add_snapshot(regrets, node_offset, node_kind, node_round, child_start, num_b
 
 
 @njit(cache=True)
-def blend_normalised(values, node_offset, node_kind, node_round, child_start, num_buckets, min_round, max_round, out):
+def blend_normalised(tree, values, node_offset, min_round, max_round, out):
     """For rows of rounds ``min_round..max_round`` whose ``values`` have mass, write the
     normalised values into ``out``; other rows keep what ``out`` holds."""
-    for node in range(node_kind.shape[0]):
-        off = node_offset[node]
-        rnd = node_round[node]
-        if off < 0 or node_kind[node] != DECISION or rnd < min_round or rnd > max_round:
+    for node in range(tree.kind.shape[0]):
+        if not _owns_rows(tree, node_offset, node, min_round, max_round):
             continue
-        n_act = child_start[node + 1] - child_start[node]
-        for b in range(num_buckets[rnd]):
+        off = node_offset[node]
+        n_act = tree.child_start[node + 1] - tree.child_start[node]
+        for b in range(tree.num_private[tree.round[node]]):
             row = off + b * n_act
             if row + n_act > values.shape[0]:
                 continue
@@ -383,22 +377,26 @@ def blend_normalised(values, node_offset, node_kind, node_round, child_start, nu
                     out[row + a] = values[row + a] / total
 
 
+SNAPSHOT_SCALE = 65535.0
+"""Snapshots store probabilities as uint16 (x 65535): 1e-4 survives (uint8 zeroed anything
+below 1/510), at two bytes per infoset-action on disk."""
+
+
 @njit(cache=True)
-def quantised_snapshot(regrets, node_offset, node_kind, node_round, child_start, num_buckets, out, scratch):
-    """The current strategy of rounds >= 1 as uint8 (probability x 255) in table layout: a
-    snapshot that costs one byte per infoset-action on disk."""
-    for node in range(node_kind.shape[0]):
-        off = node_offset[node]
-        if off < 0 or node_kind[node] != DECISION or node_round[node] < 1:
+def quantised_snapshot(tree, regrets, node_offset, out, scratch):
+    """The current strategy of rounds >= 1 as uint16 in table layout (see :data:`SNAPSHOT_SCALE`)."""
+    for node in range(tree.kind.shape[0]):
+        if not _owns_rows(tree, node_offset, node, 1, 1 << 30):
             continue
-        n_act = child_start[node + 1] - child_start[node]
-        for b in range(num_buckets[node_round[node]]):
+        off = node_offset[node]
+        n_act = tree.child_start[node + 1] - tree.child_start[node]
+        for b in range(tree.num_private[tree.round[node]]):
             row = off + b * n_act
             if row + n_act > out.shape[0]:
                 continue
             strategy_from_regrets(regrets, row, n_act, scratch)
             for a in range(n_act):
-                out[row + a] = np.uint8(math.floor(scratch[a] * 255.0 + 0.5))
+                out[row + a] = np.uint16(math.floor(scratch[a] * SNAPSHOT_SCALE + 0.5))
 
 
 @njit(cache=True)

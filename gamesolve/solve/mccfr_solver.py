@@ -1,4 +1,4 @@
-"""``mccfr`` and ``mccfr-p`` as registered solvers: train on a game's poker tree with
+"""``mccfr`` and ``mccfr-p`` as registered solvers: train on a game's factored form with
 checkpoints, then evaluate exactly where the game is small enough."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import time
 from typing import Any
 
 from gamesolve.evaluate.best_response import TreeEvaluator
-from gamesolve.game.compile import compiled_tree
+from gamesolve.game.compile import compiled_tree, factored_form
 from gamesolve.game.explicit_tree import CompileError
+from gamesolve.game.factored import FormError
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
@@ -22,25 +23,24 @@ from gamesolve.store.policy_store import write_policy
 from gamesolve.store.strategy_store import write_strategy
 from gamesolve.store.zarr_io import StoreError
 
-DEFAULT_CHECKPOINT = "10m"
+DEFAULT_CHECKPOINT = "10min"
 EXPLICIT_LIMIT = 5_000_000  # evaluate exactly only games with at most this many histories
 
 
-def poker_tree_of(request: SolveRequest):
-    if request.pm is None:
-        raise ValueError("MCCFR needs the plugin manager to compile the game")
+def form_of(request: SolveRequest, progress: Progress):
+    """The game's factored form: its plugin's (an abstraction preset) or the generic compiler's."""
     options = {"preset": request.preset} if request.preset else {}
-    tree = request.pm.hook.gamesolve_compile_game(game=request.game, form="poker_tree", options=options)
-    if tree is None:
+    try:
+        return factored_form(request.game, request.pm, progress, options)
+    except FormError as exc:
         hint = "; use a tabular solver (cfr, cfr+, lcfr, dcfr)" if request.game_spec.tabular else ""
-        raise ValueError(f"{request.game.name} has no poker-tree form for sampling solvers{hint}")
-    return tree
+        raise ValueError(f"{exc}{hint}") from None
 
 
 def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     game = request.game
-    progress.note(f"compiling {game.describe()} to its betting tree")
-    tree = poker_tree_of(request)
+    progress.note(f"compiling {game.describe()} to its factored form")
+    tree = form_of(request, progress)
     if request.iterations is None and request.minutes is None:
         if tree.default_minutes is None:
             raise ValueError(f"{request.algo} needs --iterations or --minutes")
@@ -56,7 +56,7 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
             raise StoreError(f"{out} holds a {stored['game']} {stored['params']} run, not {game.name} {dict(tree.params)}")
         if stored.get("algo") != request.algo:
             raise StoreError(f"{out} holds an {stored.get('algo')} run, not {request.algo}")
-        config = MCCFRConfig.from_options(stored["config"])
+        config = MCCFRConfig.from_options(stored["config"], legacy=True)
         trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=int(stored["seed"]))
         ckpt.clean_incomplete(out)
         arrays, state = ckpt.read_checkpoint(out)

@@ -103,7 +103,7 @@ def read_checkpoint(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dic
 
 
 class SnapshotSink:
-    """Snapshots of the current strategy as uint8 zarr arrays under ``PATH/snapshots``."""
+    """Snapshots of the current strategy as uint16 zarr arrays under ``PATH/snapshots``."""
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path) / "snapshots"
@@ -116,7 +116,7 @@ class SnapshotSink:
         write_array(group, name, values)
 
     def add_to(self, number: int, total: np.ndarray, chunk: int = 1 << 22) -> None:
-        """Add snapshot ``number`` (probabilities x 255) to ``total``, a chunk at a time."""
+        """Add snapshot ``number`` (probabilities x 65535) to ``total``, a chunk at a time."""
         array = zarr.open_group(str(self.path), mode="r")[f"snapshot-{number:05d}"]
         n = min(array.shape[0], total.shape[0])
         for start in range(0, n, chunk):

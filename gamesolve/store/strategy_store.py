@@ -1,14 +1,16 @@
-"""Strategy stores for poker-tree games: a trained blueprint, read back lazily.
+"""Strategy stores: a blueprint trained on a factored form, read back lazily.
 
-Layout (format ``gamesolve.poker-strategy/1``)::
+Layout (format ``gamesolve.strategy/2``)::
 
-    attrs: format, game, params, iterations, seconds, bias, continuation_bits, ...
+    attrs: format, game, params, iterations, seconds, bias, class_names, continuations,
+           continuation_bits, ...
     node_kind, node_player, node_round, child_start, child_list,
-    action_kind, action_amount, num_buckets          the public betting tree
-    node_offset       int64[N]   first table entry of each public node's rows (-1: never reached)
-    strategy          uint8[S]   the blueprint, quantised: entry / row sum is the probability
-    infoset_start     int64[N]   first infoset number of each node (continuations)
-    continuation_k    uint8[..]  k = 0..3: one sampled action per infoset, bit-packed
+    edge_label, edge_class, row_owner, num_private    the public tree
+    node_offset       int64[N]   first table entry of each row owner (-1: never reached)
+    strategy          uint16[S]  the blueprint, quantised: entry / row sum is the probability
+    infoset_start     int64[N]   first infoset number of each row owner (continuations)
+    continuation_k    uint8[..]  one sampled action per infoset, bit-packed (k = 0 the
+                                 blueprint, k > 0 biased towards action class k - 1)
 
 Reading keeps the tree in memory and fetches strategy chunks on demand (an LRU of a few
 chunks), so playing needs little memory whatever the blueprint's size.
@@ -24,53 +26,60 @@ import numpy as np
 from numba import njit
 
 from gamesolve import __version__
-from gamesolve.game.poker_tree import PokerTree
+from gamesolve.game.factored import FactoredGame
 from gamesolve.solve import continuation as C
 from gamesolve.store.zarr_io import ChunkedReader, StoreError, atomic_group, open_group, write_array
 
-FORMAT = "gamesolve.poker-strategy/1"
+FORMAT = "gamesolve.strategy/2"
+OLD_FORMATS = ("gamesolve.poker-strategy/1",)
 CHUNK = 1 << 20
-TREE_ARRAYS = ("node_kind", "node_player", "node_round", "child_start", "child_list", "action_kind", "action_amount", "num_buckets")
+TREE_ARRAYS = (
+    "node_kind", "node_player", "node_round", "child_start", "child_list", "edge_label", "edge_class",
+    "row_owner", "num_private",
+)  # fmt: skip
+SCALE = 65535.0
+"""Probabilities are stored as uint16 (x 65535): 1e-4 survives (uint8 kept nothing below 1/510)."""
 
 
 @njit(cache=True)
 def _quantise(rows, out):
     for i in range(rows.shape[0]):
-        v = math.floor(rows[i] * 255.0 + 0.5)
-        out[i] = 0 if v < 0 else (255 if v > 255 else np.uint8(v))
+        v = math.floor(rows[i] * SCALE + 0.5)
+        out[i] = 0 if v < 0 else (65535 if v > 65535 else np.uint16(v))
 
 
 def quantise(rows: np.ndarray) -> np.ndarray:
-    """Probabilities to uint8 (0..255), without float temporaries; rows are renormalised
-    when read."""
-    out = np.empty(len(rows), dtype=np.uint8)
+    """Probabilities to uint16, without float temporaries; rows are renormalised when read."""
+    out = np.empty(len(rows), dtype=np.uint16)
     _quantise(rows, out)
     return out
 
 
-def write_strategy(path: str | os.PathLike, tree: PokerTree, rows: np.ndarray, node_offset: np.ndarray,
+def write_strategy(path: str | os.PathLike, form: FactoredGame, rows: np.ndarray, node_offset: np.ndarray,
                    bias: float = 5.0, seed: int = 0, **attributes: Any) -> None:  # fmt: skip
-    """Write a poker-tree strategy (arena layout ``rows`` addressed by ``node_offset``) with
-    its four continuation strategies, atomically."""
-    infoset_start, n_infosets = C.infoset_numbering(node_offset, tree.node_kind, tree.node_round, tree.num_buckets)
-    bits = C.bits_for(int(tree.num_actions.max()))
+    """Write a strategy (arena layout ``rows`` addressed by ``node_offset``) with its
+    continuation strategies, atomically."""
+    infoset_start, n_infosets = C.infoset_numbering(node_offset, form.node_kind, form.node_round, form.row_owner, form.num_private)
+    bits = C.bits_for(int(form.num_actions.max()))
+    names = C.continuation_names(form.class_names)
     with atomic_group(path) as group:
         group.attrs.update({
-            "format": FORMAT, "game": tree.game_name, "params": dict(tree.params), "code_version": __version__,
-            "num_players": tree.num_players, "num_rounds": tree.num_rounds, "infosets": n_infosets,
-            "continuation_bits": bits, "continuations": list(C.BIASES), "bias": bias, **attributes,
+            "format": FORMAT, "game": form.game_name, "params": dict(form.params), "code_version": __version__,
+            "num_players": form.num_players, "num_rounds": form.num_rounds, "infosets": n_infosets,
+            "class_names": list(form.class_names), "continuation_bits": bits, "continuations": list(names),
+            "bias": bias, **attributes,
         })  # fmt: skip
         for name in TREE_ARRAYS:
-            write_array(group, name, getattr(tree, name))
+            write_array(group, name, getattr(form, name))
         write_array(group, "node_offset", node_offset)
         write_array(group, "infoset_start", infoset_start)
         write_array(group, "strategy", quantise(rows), chunk=CHUNK)
         # One strategy at a time: one byte per infoset while sampling (actions per node < 256).
         choices = np.zeros(max(n_infosets, 1), dtype=np.uint8)
-        for k in range(4):
+        for k in range(len(names)):
             C.sample_continuations(
-                rows, node_offset, tree.node_kind, tree.node_round, tree.child_start, tree.action_kind,
-                tree.num_buckets, infoset_start, float(bias), seed * 4 + k, k, choices,
+                rows, node_offset, form.node_kind, form.node_round, form.child_start, form.edge_class,
+                form.row_owner, form.num_private, infoset_start, float(bias), seed * 4 + k, k, choices,
             )  # fmt: skip
             write_array(group, f"continuation_{k}", C.pack(choices[:n_infosets], bits), chunk=CHUNK)
 
@@ -85,33 +94,36 @@ class StrategyStore:
         self.path = path
         group = open_group(path, "strategy store")
         self.attrs = dict(group.attrs)
+        if self.attrs.get("format") in OLD_FORMATS:
+            raise StoreError(f"{path} was written by an older gamesolve (format {self.attrs['format']}); train it again")
         if self.attrs.get("format") != FORMAT:
-            raise StoreError(f"{path} is not a gamesolve poker strategy store (format {self.attrs.get('format')!r})")
+            raise StoreError(f"{path} is not a gamesolve strategy store (format {self.attrs.get('format')!r})")
         for name in TREE_ARRAYS + ("node_offset", "infoset_start"):
             setattr(self, name, group[name][...])
+        self.class_names = tuple(self.attrs.get("class_names", ()))
         self._strategy = ChunkedReader(group["strategy"], CHUNK, cached_chunks)
-        self._continuations = [group[f"continuation_{k}"] for k in range(4)]
+        self._continuations = [group[f"continuation_{k}"] for k in range(len(self.attrs["continuations"]))]
 
     def children(self, node: int) -> np.ndarray:
         return self.child_list[self.child_start[node] : self.child_start[node + 1]]
 
-    def probabilities(self, node: int, bucket: int) -> np.ndarray:
-        """The blueprint's action probabilities at (public node, bucket); uniform where the
-        node was never reached in training."""
+    def probabilities(self, node: int, private: int) -> np.ndarray:
+        """The blueprint's action probabilities at (public node, private state); uniform where
+        the node was never reached in training."""
         n_act = int(self.child_start[node + 1] - self.child_start[node])
-        off = int(self.node_offset[node])
+        off = int(self.node_offset[self.row_owner[node]])
         if off < 0:
             return np.full(n_act, 1.0 / n_act)
-        start = off + bucket * n_act
+        start = off + private * n_act
         values = np.empty(n_act)
         for a in range(n_act):
             values[a] = self._strategy[start + a]
         total = values.sum()
         return values / total if total > 0 else np.full(n_act, 1.0 / n_act)
 
-    def continuation(self, k: int, node: int, bucket: int) -> int:
-        """The action index continuation strategy ``k`` takes at (node, bucket)."""
-        start = int(self.infoset_start[node])
+    def continuation(self, k: int, node: int, private: int) -> int:
+        """The action index continuation strategy ``k`` takes at (node, private state)."""
+        start = int(self.infoset_start[self.row_owner[node]])
         if start < 0:
             return 0
-        return C.unpack_one(self._continuations[k], int(self.attrs["continuation_bits"]), start + bucket)
+        return C.unpack_one(self._continuations[k], int(self.attrs["continuation_bits"]), start + private)

@@ -4,10 +4,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamesolve.game.poker_tree import FOLD, RAISE
+from gamesolve.game.poker_form import FOLD, RAISE
 from gamesolve.solve import continuation as C
 from gamesolve_leduc import LeducGame
-from gamesolve_leduc.poker_tree import leduc_poker_tree
+from gamesolve_leduc.poker_form import leduc_form
 
 
 @settings(deadline=None)  # the first example compiles the numba packer
@@ -27,11 +27,11 @@ def uniform_choices(tree, seed):
     for node in np.flatnonzero(sizes > 0):
         n_act = tree.child_start[node + 1] - tree.child_start[node]
         rows[node_offset[node] : node_offset[node] + sizes[node]] = 1.0 / n_act
-    start, count = C.infoset_numbering(node_offset, tree.node_kind, tree.node_round, tree.num_buckets)
+    start, count = C.infoset_numbering(node_offset, tree.node_kind, tree.node_round, tree.row_owner, tree.num_private)
     out = np.zeros((4, count), dtype=np.uint8)
     for k in range(4):
         C.sample_continuations(rows, node_offset, tree.node_kind, tree.node_round, tree.child_start,
-                               tree.action_kind, tree.num_buckets, start, 5.0, seed * 4 + k, k, out[k])  # fmt: skip
+                               tree.edge_class, tree.row_owner, tree.num_private, start, 5.0, seed * 4 + k, k, out[k])  # fmt: skip
     return out, start
 
 
@@ -40,10 +40,10 @@ def kind_share(tree, choices, start, kind, bias=None):
     the share expected when a uniform blueprint's ``kind`` is multiplied by it."""
     hits = expected = total = 0
     for node in np.flatnonzero(start >= 0):
-        kinds = tree.action_kind[tree.child_start[node] : tree.child_start[node + 1]]
+        kinds = tree.edge_class[tree.child_start[node] : tree.child_start[node + 1]]
         if kind not in kinds:
             continue
-        for b in range(tree.num_buckets[tree.node_round[node]]):
+        for b in range(tree.num_private[tree.node_round[node]]):
             total += 1
             hits += kinds[choices[start[node] + b]] == kind
             if bias:
@@ -51,8 +51,13 @@ def kind_share(tree, choices, start, kind, bias=None):
     return expected / total if bias else hits / total
 
 
+def test_continuations_are_the_blueprint_then_one_per_action_class():
+    assert C.continuation_names(("fold", "call", "raise")) == ("blueprint", "fold", "call", "raise")
+    assert C.continuation_names(("bid", "liar")) == ("blueprint", "bid", "liar")
+
+
 def test_biased_continuations_favour_their_action_by_the_factor():
-    tree = leduc_poker_tree(LeducGame(3), "card")
+    tree = leduc_form(LeducGame(3), "card")
     out, start = uniform_choices(tree, seed=1)
     # With a uniform blueprint over n actions, fold x5 gives fold 5 / (5 + n - 1) of the time.
     assert kind_share(tree, out[0], start, FOLD) < 0.45
@@ -61,6 +66,6 @@ def test_biased_continuations_favour_their_action_by_the_factor():
 
 
 def test_sampling_is_seeded():
-    tree = leduc_poker_tree(LeducGame(2))
+    tree = leduc_form(LeducGame(2))
     assert np.array_equal(uniform_choices(tree, 3)[0], uniform_choices(tree, 3)[0])
     assert not np.array_equal(uniform_choices(tree, 3)[0], uniform_choices(tree, 4)[0])

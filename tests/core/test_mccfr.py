@@ -4,18 +4,18 @@ import numpy as np
 import pytest
 
 from gamesolve.evaluate.best_response import TreeEvaluator
-from gamesolve.game.poker_tree import TOY_GAME_MCCFR_DEFAULTS
+from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
 from gamesolve.solve import mccfr_kernels as K
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
 from gamesolve_kuhn import KuhnGame
-from gamesolve_kuhn.poker_tree import kuhn_poker_tree
+from gamesolve_kuhn.poker_form import kuhn_form
 from gamesolve_leduc import LeducGame
-from gamesolve_leduc.poker_tree import leduc_poker_tree
+from gamesolve_leduc.poker_form import leduc_form
 
 
 def toy_config(**overrides):
-    return MCCFRConfig.from_options(TOY_GAME_MCCFR_DEFAULTS, **overrides)
+    return MCCFRConfig.from_options(SMALL_GAME_MCCFR_DEFAULTS, **overrides)
 
 
 def trained(tree, iterations, seed=0, threads=1, **overrides):
@@ -30,11 +30,11 @@ def exploitability(trainer, explicit_tree, which="average"):
 
 @pytest.fixture(scope="module")
 def leduc2_poker():
-    return leduc_poker_tree(LeducGame(2))
+    return leduc_form(LeducGame(2))
 
 
 def test_kuhn_after_100k_iterations_is_nearly_unexploitable(kuhn2_tree):
-    trainer = trained(kuhn_poker_tree(KuhnGame(2)), 100_000)
+    trainer = trained(kuhn_form(KuhnGame(2)), 100_000)
     ev = exploitability(trainer, kuhn2_tree)
     assert ev.exploitability < 5e-3
     assert ev.game_value == pytest.approx(-1 / 18, abs=5e-3)
@@ -52,7 +52,7 @@ def test_paper_averaging_also_converges_on_leduc(leduc2_poker, leduc2_tree):
 
 
 def test_three_player_leduc_nash_conv_decreases_with_iterations(leduc3_tree):
-    tree = leduc_poker_tree(LeducGame(3))
+    tree = leduc_form(LeducGame(3))
     trainer = MCCFRTrainer(tree, toy_config(), seed=3)
     evaluator = TreeEvaluator(leduc3_tree)
     nash_conv = []
@@ -94,7 +94,7 @@ def test_pruning_skips_work_on_very_negative_actions(leduc2_poker):
 
 
 def test_rows_are_allocated_only_when_first_reached():
-    tree = leduc_poker_tree(LeducGame(3))
+    tree = leduc_form(LeducGame(3))
     trainer = MCCFRTrainer(tree, toy_config(), seed=0)
     first_round = (tree.node_kind == 0) & (tree.node_round == 0)
     assert (trainer.node_offset[first_round] >= 0).all()  # the first round up front
@@ -106,9 +106,44 @@ def test_rows_are_allocated_only_when_first_reached():
     assert report["allocated_infoset_actions"] < tree.row_sizes().sum()
 
 
-def test_linear_discount_fires_every_interval_until_the_threshold(leduc2_poker):
+def test_linear_discount_fires_every_interval_before_the_threshold(leduc2_poker):
+    # Algorithm 1: discount at t = 1000, 2000, 3000, 4000 (t < LCFR_Threshold = 5000).
     trainer = trained(leduc2_poker, 10_000, discount_interval="1000", lcfr_threshold="5000")
-    assert trainer.counters.discounts == 5
+    assert trainer.counters.discounts == 4
+
+
+def test_the_papers_schedule_gives_39_discounts():
+    clock = MCCFRConfig().clock  # every 10 minutes while t < 400 minutes
+    due = [k for k in range(1, 60) if clock.discount_due(k, 0, 10_000.0)]
+    assert due == list(range(1, 40))
+
+
+def test_pruning_starts_at_the_iteration_after_the_threshold():
+    clock = toy_config(prune_threshold="1000").clock
+    assert not clock.prune_active(1000, 0.0) and clock.prune_active(1001, 0.0)
+
+
+def test_a_run_prunes_from_the_first_batch_after_the_threshold(leduc2_poker):
+    config = toy_config(prune_threshold="1000")
+    trainer = MCCFRTrainer(leduc2_poker, config, seed=0)
+    trainer.run(iterations=1000)
+    assert trainer._next_stop(None) > 1000
+    assert config.clock.prune_active(trainer.counters.iteration + 1, 0.0)
+
+
+def test_the_first_snapshot_is_taken_at_snapshot_start(leduc2_poker):
+    trainer = trained(leduc2_poker, 3_000, average="pluribus", snapshot_start="2000", snapshot_interval="500")
+    # At 2,000, 2,500 and 3,000.
+    assert trainer.counters.snapshots == 3
+
+
+def test_time_based_strategy_updates_draw_their_own_deals(leduc2_poker):
+    trainer = MCCFRTrainer(leduc2_poker, toy_config(average="pluribus", strategy_interval="1s"), seed=0)
+    trainer.update_strategy()
+    trainer.counters.strategy_updates += 1
+    trainer.update_strategy()
+    # Each pass follows one deal per player: phi counts first-round actions of both players.
+    assert trainer.phi.sum() >= 4
 
 
 def test_discount_kernel_scales_regrets_and_averages():
@@ -130,7 +165,7 @@ def test_update_strategy_counts_first_round_actions(leduc2_poker):
     assert trainer.phi.sum() >= 200
 
 
-@pytest.mark.parametrize("text, iterations, minutes", [("10000", 10000, None), ("10k", 10000, None), ("2M", 2_000_000, None), ("10m", None, 10.0), ("30s", None, 0.5), ("2h", None, 120.0), ("off", None, None)])
+@pytest.mark.parametrize("text, iterations, minutes", [("10000", 10000, None), ("10k", 10000, None), ("2M", 2_000_000, None), ("10min", None, 10.0), ("30s", None, 0.5), ("2h", None, 120.0), ("off", None, None)])
 def test_schedules_parse_iterations_or_time(text, iterations, minutes):
     schedule = Schedule.parse(text)
     assert (schedule.iterations, schedule.minutes) == (iterations, minutes)
@@ -140,6 +175,27 @@ def test_schedules_parse_iterations_or_time(text, iterations, minutes):
 def test_bad_schedule_is_refused():
     with pytest.raises(ValueError, match="not a schedule"):
         Schedule.parse("ten minutes")
+
+
+def test_a_bare_m_is_refused_as_ambiguous():
+    with pytest.raises(ValueError, match="ambiguous.*10min.*10M"):
+        Schedule.parse("10m")
+    assert Schedule.parse("10m", legacy=True) == Schedule(minutes=10.0)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"regret_floor": "-3e9"}, "int32"),
+    ({"regret_floor": "5"}, "negative"),
+    ({"prune_below": "-4e8"}, "at least regret_floor"),
+    ({"prune_probability": "1.5"}, r"\[0, 1\]"),
+    ({"discount_interval": "10min", "lcfr_threshold": "4M"}, "both be iterations"),
+    ({"snapshot_interval": "1000", "snapshot_start": "1h"}, "both be iterations"),
+    ({"prune": "maybe"}, "true or false"),
+    ({"discount_interval": "0"}, "positive"),
+])
+def test_bad_mccfr_options_are_refused(options, message):
+    with pytest.raises(ValueError, match=message):
+        MCCFRConfig.from_options({}, **options)
 
 
 def test_unknown_option_is_refused():

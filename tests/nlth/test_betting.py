@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from gamesolve.game.poker_tree import CALL, DECISION, FOLD, RAISE
+from gamesolve.game.poker_form import CALL, FOLD, GOES_ON as DECISION, RAISE
 from gamesolve_nlth.betting.action_abstraction import PRESETS, AbstractionError, ActionAbstraction, action_abstraction
 from gamesolve_nlth.betting.betting_tree import build_betting_tree, count_betting_tree, estimate_betting_tree
 from gamesolve_nlth.state import NLTHGame, raise_action

@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from gamesolve.game.poker_tree import FOLD
+from gamesolve.game.poker_form import FOLD
 from gamesolve.solve import continuation as C
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store.strategy_store import StrategyStore
@@ -64,7 +64,7 @@ def test_continuation_strategies_are_one_action_per_infoset_in_few_bits(trained)
     assert bits == C.bits_for(int(np.diff(store.child_start).max()))
     first = 0
     n_act = int(store.child_start[first + 1] - store.child_start[first])
-    fold_index = [k - store.child_start[first] for k in range(store.child_start[first], store.child_start[first + 1]) if store.action_kind[k] == FOLD][0]
+    fold_index = [k - store.child_start[first] for k in range(store.child_start[first], store.child_start[first + 1]) if store.edge_class[k] == FOLD][0]
     picks = {k: [store.continuation(k, first, b) for b in range(169)] for k in range(4)}
     assert all(0 <= a < n_act for k in picks for a in picks[k])
     # Multiplying fold by 5 can only make folding more likely.
@@ -139,9 +139,9 @@ def test_tiny_card_abstraction_buckets_every_canonical_hand(trained):
 
 def test_without_a_budget_the_preset_trains_for_its_default_minutes(trained):
     # `gamesolve solve --game nlth` (the README's main job) gives neither --minutes nor --iterations.
-    from gamesolve_nlth.blueprint.poker_tree import nlth_poker_tree
+    from gamesolve_nlth.blueprint.form import nlth_form
     from gamesolve_nlth.blueprint.presets import PRESETS
     from gamesolve_nlth.state import NLTHGame
 
-    tree = nlth_poker_tree(NLTHGame(players=6), PRESETS["tiny"])
+    tree = nlth_form(NLTHGame(players=6), PRESETS["tiny"])
     assert tree.default_minutes == PRESETS["tiny"].minutes == 3.0

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from gamesolve_nlth.blueprint.deals import DealSource
+from gamesolve_nlth.blueprint.deals import HoldemDeals
 from gamesolve_nlth.isomorphism import HandIndexer
 
 
@@ -12,7 +12,8 @@ def source():
     # Tables that return the canonical index mod 251, so buckets can be checked against the
     # indexer directly.
     sizes = (169, 1_286_792, 13_960_050, 123_156_254)
-    return DealSource(3, [np.resize(np.arange(251, dtype=np.uint8), n) for n in sizes])
+    deals = HoldemDeals(3, [np.resize(np.arange(251, dtype=np.uint8), n) for n in sizes])
+    return lambda seed, first, count: (lambda b: (b.private, b.strength))(deals.batch(seed, first, count))
 
 
 def test_a_deal_depends_only_on_seed_and_number(source):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from gamesolve.game.poker_tree import TOY_GAME_MCCFR_DEFAULTS
+from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
 from gamesolve.search import PokerAdapter, TabularPolicy
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve_leduc import LeducGame
-from gamesolve_leduc.poker_tree import classify, describe, leduc_poker_tree
+from gamesolve_leduc.poker_form import classify, describe, leduc_form
 
 BLUEPRINT_ITERATIONS = 1_000_000
 
@@ -27,7 +27,7 @@ def adapter():
 def coarse_blueprint_slots(leduc2, leduc2_tree):
     """MCCFR (the core trainer, the game's toy defaults) on the coarse abstraction, read
     back onto the real game's information sets."""
-    trainer = MCCFRTrainer(leduc_poker_tree(leduc2, "coarse"), MCCFRConfig.from_options(TOY_GAME_MCCFR_DEFAULTS), seed=0)
+    trainer = MCCFRTrainer(leduc_form(leduc2, "coarse"), MCCFRConfig.from_options(SMALL_GAME_MCCFR_DEFAULTS), seed=0)
     trainer.run(iterations=BLUEPRINT_ITERATIONS)
     return trainer.explicit_policy(leduc2_tree)
 

@@ -5,12 +5,12 @@ import pytest
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game import ParameterError
 from gamesolve_leduc import LeducGame
-from gamesolve_leduc.poker_tree import leduc_poker_tree
+from gamesolve_leduc.poker_form import leduc_form
 
 
 def test_coarse_abstraction_keeps_the_rank_then_only_whether_the_board_is_paired(leduc2):
-    tree = leduc_poker_tree(leduc2, "coarse")
-    assert tree.num_buckets.tolist() == [3, 2]
+    tree = leduc_form(leduc2, "coarse")
+    assert tree.num_private.tolist() == [3, 2]
     node, bucket = tree.locate("4:?:")
     assert bucket == 2  # a king before the flop
     assert tree.locate("4:5:cc|")[1] == 1  # king on a king: paired

@@ -99,6 +99,12 @@ class KuhnState(State):
             return f"deal {action}"
         return "pass" if action == PASS else "bet"
 
+    def action_class(self, action: int) -> str:
+        facing_bet = self._first_bet() >= 0
+        if action == BET:
+            return "call" if facing_bet else "raise"
+        return "fold" if facing_bet else "call"
+
     def __repr__(self) -> str:
         return f"KuhnState(cards={self.cards}, history={self.key()})"
 

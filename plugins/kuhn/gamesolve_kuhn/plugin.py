@@ -3,7 +3,7 @@
 from gamesolve import hookimpl
 from gamesolve.game import GameSpec, Parameter
 from gamesolve_kuhn.game import KuhnGame
-from gamesolve_kuhn.poker_tree import classify, describe, kuhn_poker_tree
+from gamesolve_kuhn.poker_form import classify, describe, kuhn_form
 
 
 @hookimpl
@@ -22,10 +22,10 @@ def gamesolve_register_games(register):
 
 @hookimpl
 def gamesolve_compile_game(game, form, options):
-    if form == "poker_tree" and isinstance(game, KuhnGame):
+    if form == "factored" and isinstance(game, KuhnGame):
         if options.get("preset"):
             raise ValueError(f"kuhn has no abstraction presets (got --preset {options['preset']})")
-        return kuhn_poker_tree(game)
+        return kuhn_form(game)
     return None
 
 

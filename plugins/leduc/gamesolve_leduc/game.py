@@ -23,7 +23,7 @@ class LeducGame(Game):
     name = "leduc"
 
     def __init__(self, players: int = 2, abstraction: str = "rank"):
-        from gamesolve_leduc.poker_tree import BUCKETINGS
+        from gamesolve_leduc.poker_form import BUCKETINGS
 
         if abstraction not in BUCKETINGS:
             from gamesolve.game import ParameterError
@@ -178,6 +178,9 @@ class LeducState(State):
     def action_to_string(self, action: int) -> str:
         if self.current_player() == CHANCE:
             return f"deal {action}"
+        return ACTION_NAMES[action]
+
+    def action_class(self, action: int) -> str:
         return ACTION_NAMES[action]
 
     def __repr__(self) -> str:

@@ -3,7 +3,7 @@
 from gamesolve import hookimpl
 from gamesolve.game import GameSpec, Parameter
 from gamesolve_leduc.game import LeducGame
-from gamesolve_leduc.poker_tree import BUCKETINGS, classify, describe, leduc_poker_tree
+from gamesolve_leduc.poker_form import BUCKETINGS, classify, describe, leduc_form
 
 
 @hookimpl
@@ -27,10 +27,10 @@ def gamesolve_register_games(register):
 
 @hookimpl
 def gamesolve_compile_game(game, form, options):
-    if form == "poker_tree" and isinstance(game, LeducGame):
+    if form == "factored" and isinstance(game, LeducGame):
         if options.get("preset"):
             raise ValueError(f"leduc has no abstraction presets (got --preset {options['preset']})")
-        return leduc_poker_tree(game, game.abstraction)
+        return leduc_form(game, game.abstraction)
     return None
 
 

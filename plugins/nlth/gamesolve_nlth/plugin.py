@@ -108,19 +108,19 @@ def gamesolve_write_hand_histories(game, hands, path):
 
 @hookimpl
 def gamesolve_compile_game(game, form, options):
-    """The blueprint's poker tree for a preset (default ``tiny``)."""
+    """The blueprint's factored form for a preset (default ``tiny``)."""
     from gamesolve_nlth.state import NLTHGame
 
-    if form != "poker_tree" or not isinstance(game, NLTHGame):
+    if form != "factored" or not isinstance(game, NLTHGame):
         return None
     from gamesolve_nlth.blueprint.memory import check_fits, estimate_memory
-    from gamesolve_nlth.blueprint.poker_tree import check_supported, nlth_poker_tree
+    from gamesolve_nlth.blueprint.form import check_supported, nlth_form
     from gamesolve_nlth.blueprint.presets import blueprint_preset
 
     preset = blueprint_preset(options.get("preset") or "tiny")
     check_supported(game)
     check_fits(estimate_memory(preset, game.num_players, game.stacks[0], game.small_blind, game.big_blind), preset.name)
-    return nlth_poker_tree(game, preset)
+    return nlth_form(game, preset)
 
 
 @hookimpl

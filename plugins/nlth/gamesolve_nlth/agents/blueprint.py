@@ -20,14 +20,15 @@ from pathlib import Path
 import numpy as np
 
 from gamesolve.agents import Agent, hand_seed
-from gamesolve.game.poker_tree import CALL, DECISION, FOLD, RAISE
+from gamesolve.game.factored import DECISION
+from gamesolve.game.poker_form import CALL, FOLD, RAISE
 from gamesolve.store.strategy_store import StrategyStore
 from gamesolve.store.zarr_io import ChunkedReader, StoreError, open_group
 from gamesolve_nlth.abstraction.cache import cache_root
 from gamesolve_nlth.betting.translation import translate
 from gamesolve_nlth.blueprint.presets import blueprint_preset
 from gamesolve_nlth.isomorphism import HandIndexer
-from gamesolve_nlth.state import FOLD as REAL_FOLD, CHECK_CALL, NLTHGame, NLTHState, raise_action
+from gamesolve_nlth.state import FOLD as REAL_FOLD, CHECK_CALL, NLTHGame, NLTHState, action_raise_to, raise_action
 
 ROUND_TABLES = ("preflop", "flop", "turn", "river")
 TABLE_CHUNK = 1 << 22
@@ -111,17 +112,17 @@ class BlueprintAgent(Agent):
     def _child(self, node: int, kind: int) -> int | None:
         s = self.store
         for k in range(s.child_start[node], s.child_start[node + 1]):
-            if s.action_kind[k] == kind:
+            if s.edge_class[k] == kind:
                 return int(k)
         return None
 
     def _raise_edges(self, node: int, line: _Line, tree_seat: int) -> tuple[list[int], list[float]]:
         """The raise edges of ``node`` and their sizes as fractions of the pot after calling."""
         s = self.store
-        edges = [k for k in range(s.child_start[node], s.child_start[node + 1]) if s.action_kind[k] == RAISE]
+        edges = [k for k in range(s.child_start[node], s.child_start[node + 1]) if s.edge_class[k] == RAISE]
         call_to = max(line.bets)
         base = line.pot + (call_to - line.bets[tree_seat])
-        return edges, [(int(s.action_amount[k]) - call_to) / base for k in edges]
+        return edges, [(action_raise_to(s.edge_label[k]) - call_to) / base for k in edges]
 
     def _locate(self, state: NLTHState) -> tuple[int, _Line] | None:
         """The tree node matching the real hand so far (and the tree's own bets on that
@@ -154,7 +155,7 @@ class BlueprintAgent(Agent):
             if k is None:
                 return None
             child = int(s.child_list[k])
-            line = line.after(t, int(s.action_amount[k]), int(s.node_round[child]) != int(s.node_round[node]))
+            line = line.after(t, line.bet_after(t, int(s.edge_class[k]), int(s.edge_label[k]), self.stack), int(s.node_round[child]) != int(s.node_round[node]))
             node = child
             real = real.child(action)
         return (node, line) if s.node_kind[node] == DECISION else None
@@ -169,13 +170,13 @@ class BlueprintAgent(Agent):
         bucket = self.cards.bucket(state.street, state.hole_cards(seat), state.board)
         probs = self.store.probabilities(node, bucket)
         k = int(self.store.child_start[node]) + int(self.rng.choice(len(probs), p=probs))
-        kind = self.store.action_kind[k]
+        kind = self.store.edge_class[k]
         if kind == FOLD:
             return REAL_FOLD if state.call_amount > 0 else CHECK_CALL
         if kind == CALL or state.min_raise_to is None:
             return CHECK_CALL
         edges, sizes = self._raise_edges(node, line, t)
-        if int(self.store.action_amount[k]) >= line.bets[t] + line.behind(t, self.stack):
+        if action_raise_to(self.store.edge_label[k]) >= line.bets[t] + line.behind(t, self.stack):
             return raise_action(state.max_raise_to)  # the tree's all-in
         call_to = max(state.bets)
         target = call_to + sizes[edges.index(k)] * (state.pot + (call_to - state.bets[seat]))
@@ -201,6 +202,15 @@ class _Line:
 
     def behind(self, seat: int, stack: int) -> int:
         return stack - self.committed[seat]
+
+    def bet_after(self, seat: int, kind: int, label: int, stack: int) -> int:
+        """``seat``'s bet on the street after a tree edge of class ``kind``: unchanged after a
+        fold, the largest bet (at most all-in) after a call, the raise-to amount after a raise."""
+        if kind == FOLD:
+            return self.bets[seat]
+        if kind == CALL:
+            return min(max(self.bets), self.bets[seat] + self.behind(seat, stack))
+        return action_raise_to(label)
 
     def after(self, seat: int, amount: int, new_street: bool) -> _Line:
         """The line after ``seat``'s action to ``amount`` (its bet on the street after acting)."""

@@ -7,7 +7,7 @@ acts first preflop.
 
 :func:`count_betting_tree` walks without storing, for abstractions too large to build here
 (it reports the ``pluribus`` preset's size); :func:`build_betting_tree` stores the arrays of
-the core's :class:`~gamesolve.game.poker_tree.PokerTree`.
+poker's factored form (:mod:`gamesolve.game.poker_form`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import attrs
 import numpy as np
 from numba import njit
 
-from gamesolve.game.poker_tree import CALL, DECISION, FOLD, FOLD_END, RAISE, SHOWDOWN
+from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, RAISE, SHOWDOWN
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.betting.action_abstraction import ActionAbstraction
 
@@ -120,7 +120,7 @@ def walk_tree(root, fractions, counts, all_in, max_raises, store, capacity,
                 continue
             if store:
                 node_player[node] = actor
-                node_kind[node] = DECISION
+                node_kind[node] = GOES_ON
             k = abstract_actions(s, fractions, counts, all_in, max_raises, kinds[d], amounts[d])
             per_round_nodes[rnd] += 1
             per_round_actions[rnd] += k
@@ -246,7 +246,8 @@ def count_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, 
 
 def build_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, small_blind=50, big_blind=100,
                        max_nodes: int = 50_000_000) -> dict:  # fmt: skip
-    """The tree's arrays in the layout of :class:`~gamesolve.game.poker_tree.PokerTree`."""
+    """The tree's arrays: poker node kinds (``GOES_ON``, ``FOLD_END``, ``SHOWDOWN``), chips
+    put in and folds per node, action kind and amount per edge (see :func:`gamesolve_nlth.blueprint.form.nlth_form`)."""
     size = count_betting_tree(abstraction, players, stack, small_blind, big_blind)
     if size.nodes > max_nodes:
         raise ValueError(f"the {abstraction.name} betting tree has {size.nodes:,} nodes (limit {max_nodes:,})")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gamesolve.solve.mccfr_kernels import splitmix
+from gamesolve.game.deals import DealBatch
+from gamesolve.rng import splitmix, stream
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.isomorphism import HandIndexer, index_row
 
@@ -26,7 +27,7 @@ def deal_batch(seed, first, count, n_players, t_pre, t_flop, t_turn, t_river,
     need = 2 * n_players + 5
     for i in prange(count):
         # Counter-based: deal i's stream starts from (seed, i) alone.
-        state, _ = splitmix(np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(first + i))
+        state = stream(seed, first + i)
         deck = np.arange(52, dtype=np.int64)
         for j in range(need):
             state, u = splitmix(state)
@@ -49,10 +50,17 @@ def deal_batch(seed, first, count, n_players, t_pre, t_flop, t_turn, t_river,
             ranks[i, p] = evaluate7(hand[0, 0], hand[0, 1], hand[0, 2], hand[0, 3], hand[0, 4], hand[0, 5], hand[0, 6])
 
 
-class DealSource:
-    """``deal_source(seed, first, count)`` for :class:`~gamesolve.game.poker_tree.PokerTree`."""
+class HoldemDeals:
+    """Generated hold'em deals for the factored form (:class:`gamesolve.game.deals.Deals`):
+    each player's bucket per round, showdown strength, no public chance levels (the board is
+    inside the buckets)."""
+
+    num_rounds = 4
+    num_levels = 0
+    listed = None
 
     def __init__(self, n_players: int, tables):
+        self.num_players = n_players
         self.n_players = n_players
         self.flop, self.turn, self.river = (np.ascontiguousarray(t) for t in tables[1:])
         self.t_pre = HandIndexer((2,)).tables[0]
@@ -60,11 +68,11 @@ class DealSource:
         self.t_turn = HandIndexer((2, 4)).tables[1]
         self.t_river = HandIndexer((2, 5)).tables[1]
 
-    def __call__(self, seed: int, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    def batch(self, seed: int, first: int, count: int) -> DealBatch:
         buckets = np.empty((count, self.n_players, 4), np.int32)
         ranks = np.empty((count, self.n_players), np.int32)
         deal_batch(
             seed, first, count, self.n_players, self.t_pre, self.t_flop, self.t_turn, self.t_river,
             self.flop, self.turn, self.river, buckets, ranks,
         )  # fmt: skip
-        return buckets, ranks
+        return DealBatch(buckets, np.zeros((count, 0), np.int32), ranks, np.full(count, -1, np.int64))

@@ -6,7 +6,8 @@ import functools
 
 import numpy as np
 
-from gamesolve.game.poker_tree import DECISION, FOLD, RAISE
+from gamesolve.game.factored import DECISION
+from gamesolve.game.poker_form import FOLD, RAISE
 from gamesolve_nlth.cards import RANKS
 from gamesolve_nlth.isomorphism import HandIndexer
 
@@ -50,7 +51,7 @@ def unopened_nodes(tree) -> dict[int, int]:
             break
         nodes[seat] = node
         c0, c1 = tree.child_start[node], tree.child_start[node + 1]
-        folds = [k for k in range(c0, c1) if tree.action_kind[k] == FOLD]
+        folds = [k for k in range(c0, c1) if tree.edge_class[k] == FOLD]
         if not folds:
             break
         node = int(tree.child_list[folds[0]])
@@ -65,7 +66,7 @@ def opening_summary(game, tree, rows, node_offset) -> dict:
     for seat, node in unopened_nodes(tree).items():
         c0, c1 = int(tree.child_start[node]), int(tree.child_start[node + 1])
         n_act = c1 - c0
-        kinds = tree.action_kind[c0:c1]
+        kinds = tree.edge_class[c0:c1]
         off = int(node_offset[node])
         probs = rows[off : off + 169 * n_act].reshape(169, n_act)
         w = combos / combos.sum()

@@ -1,4 +1,4 @@
-"""Kuhn poker compiled to the poker-tree form: its public betting tree and every deal."""
+"""Kuhn poker in the core's factored form: its public betting tree and every deal."""
 
 from __future__ import annotations
 
@@ -6,7 +6,12 @@ import itertools
 
 import numpy as np
 
-from gamesolve.game.poker_tree import TOY_GAME_MCCFR_DEFAULTS, CALL, DECISION, FOLD, FOLD_END, RAISE, SHOWDOWN, PokerTree, PublicNodeInfo, build_public_tree
+from gamesolve.game.deals import ListedDeals
+from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS, FactoredGame
+from gamesolve.game.poker_form import (
+    CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASSES, RAISE, SHOWDOWN, PublicNodeInfo,
+    build_poker_form,
+)  # fmt: skip
 from gamesolve_kuhn.game import BET, KuhnGame, KuhnState
 
 
@@ -31,7 +36,7 @@ def describe(state: KuhnState) -> PublicNodeInfo:
         kind = FOLD_END if folded.count(False) == 1 else SHOWDOWN
         player = -1
     else:
-        kind, player = DECISION, state.current_player()
+        kind, player = GOES_ON, state.current_player()
     return PublicNodeInfo(
         key=state.public_state_key(), kind=kind, player=player, round=0,
         commit=tuple(commit), folded=tuple(folded),
@@ -45,26 +50,36 @@ def classify(state: KuhnState, action: int) -> tuple[int, int]:
     return (FOLD, 0) if facing_bet else (CALL, 1)
 
 
-def kuhn_poker_tree(game: KuhnGame) -> PokerTree:
+def kuhn_form(game: KuhnGame) -> FactoredGame:
+    """Private state = the card; strength = the card; every deal listed."""
     n = game.num_players
-    arrays = build_public_tree(game.new_initial_state(), lambda s: s.chance_outcomes()[0][0], describe, classify, n)
-    deals = np.array(list(itertools.permutations(range(n + 1), n)), dtype=np.int32)
+    arrays = build_poker_form(game.new_initial_state(), lambda s: s.chance_outcomes()[0][0], describe, classify, n)
+    arrays.pop("node_outcomes")
+    cards = np.array(list(itertools.permutations(range(n + 1), n)), dtype=np.int32)
+    deals = ListedDeals(
+        private=cards[:, :, None].copy(),
+        public=np.zeros((len(cards), 0), dtype=np.int32),
+        prob=np.full(len(cards), 1.0 / len(cards)),
+        strength=cards.copy(),
+    )
     index = {key: i for i, key in enumerate(arrays["node_keys"])}
 
     def locate(key: str) -> tuple[int, int]:
         card, history = key[0], key[1:]
         return index[history or "-"], int(card)
 
-    return PokerTree(
+    return FactoredGame(
         game_name=game.name,
         params=dict(game.params),
         num_players=n,
         num_rounds=1,
-        num_buckets=np.array([n + 1], dtype=np.int32),
-        deal_buckets=deals[:, :, None].copy(),
-        deal_rank=deals.copy(),
+        num_private=np.array([n + 1], dtype=np.int32),
+        deals=deals,
+        class_names=POKER_CLASSES,
         regret_scale=1000.0,
         locate=locate,
-        mccfr_defaults=dict(TOY_GAME_MCCFR_DEFAULTS),
+        mccfr_defaults=dict(SMALL_GAME_MCCFR_DEFAULTS),
+        describe="lossless: the card",
+        lossless=True,
         **arrays,
     )

@@ -1,0 +1,119 @@
+"""Deals: samples of everything chance decides in a factored game.
+
+A deal gives each player a private state per round and one outcome per public chance level
+(the ``k``-th public chance node on any path reads outcome ``k``), plus, for games with
+contest terminals, each player's strength. Deal ``i`` of a run depends only on
+``(seed, i)``, so results do not depend on how a run is cut into batches or threads.
+
+* :class:`ListedDeals`: every deal with its probability (small games). The list is also the
+  compatibility rule between private states: two private states can coexist exactly when
+  some deal of positive probability holds both (card removal, for instance).
+* Generated deals (hold'em): a plugin object with the same :meth:`batch` method.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import attrs
+import numpy as np
+from numba import njit
+
+from gamesolve.rng import splitmix, stream
+
+
+@attrs.frozen(eq=False)
+class DealBatch:
+    """Deals for consecutive iterations: ``private[i, p, r]``, ``public[i, k]``,
+    ``strength[i, p]`` and ``index[i]`` (the listed deal's number, -1 for generated deals)."""
+
+    private: np.ndarray  # int32[C, P, R]
+    public: np.ndarray  # int32[C, K]
+    strength: np.ndarray  # int32[C, P]
+    index: np.ndarray  # int64[C]
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+
+class Deals(Protocol):
+    """What the solvers need from a game's chance."""
+
+    num_players: int
+    num_rounds: int
+    num_levels: int
+
+    @property
+    def listed(self) -> ListedDeals | None:
+        """The full list, when the game has one."""
+
+    def batch(self, seed: int, first: int, count: int) -> DealBatch:
+        """Deals ``first .. first + count - 1`` of the stream ``seed``."""
+
+
+@njit(cache=True)
+def _sample_listed(seed, first, count, cdf, out):
+    for i in range(count):
+        _, u = splitmix(stream(seed, first + i))
+        lo, hi = 0, cdf.shape[0] - 1
+        while lo < hi:  # the first deal whose cumulative probability exceeds u
+            mid = (lo + hi) // 2
+            if cdf[mid] > u:
+                hi = mid
+            else:
+                lo = mid + 1
+        out[i] = lo
+
+
+@attrs.frozen(eq=False)
+class ListedDeals:
+    """Every deal of a small game with its probability."""
+
+    private: np.ndarray  # int32[D, P, R]
+    public: np.ndarray  # int32[D, K]: -1 where a deal never reaches level k
+    prob: np.ndarray  # float64[D], summing to 1
+    strength: np.ndarray = attrs.field(default=None)  # int32[D, P]; zeros when the game has no contests
+    _cdf: np.ndarray = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self):
+        if self.strength is None:
+            object.__setattr__(self, "strength", np.zeros(self.private.shape[:2], dtype=np.int32))
+        total = float(self.prob.sum())
+        if not np.all(self.prob >= 0) or abs(total - 1.0) > 1e-9:
+            raise ValueError(f"deal probabilities must be non-negative and sum to 1 (sum {total})")
+        cdf = np.cumsum(self.prob)
+        cdf[-1] = np.inf  # rounding can leave the last sum just below 1
+        object.__setattr__(self, "_cdf", cdf)
+
+    @property
+    def listed(self) -> ListedDeals:
+        return self
+
+    @property
+    def count(self) -> int:
+        return len(self.prob)
+
+    @property
+    def num_players(self) -> int:
+        return self.private.shape[1]
+
+    @property
+    def num_rounds(self) -> int:
+        return self.private.shape[2]
+
+    @property
+    def num_levels(self) -> int:
+        return self.public.shape[1]
+
+    def batch(self, seed: int, first: int, count: int) -> DealBatch:
+        index = np.empty(count, dtype=np.int64)
+        _sample_listed(np.uint64(seed), np.uint64(first), count, self._cdf, index)
+        return DealBatch(self.private[index], self.public[index], self.strength[index], index)
+
+    def reweighted(self, weights: np.ndarray) -> ListedDeals:
+        """The same deals (same numbering) with probabilities proportional to ``weights`` (a
+        subgame's root beliefs); deals of weight 0 are never sampled."""
+        total = float(weights.sum())
+        if not total > 0:
+            raise ValueError("every deal has weight 0")
+        return ListedDeals(self.private, self.public, np.asarray(weights, dtype=np.float64) / total, self.strength)

@@ -1,0 +1,211 @@
+"""The factored form: how every game reaches the sampled and vector solvers (DESIGN.md,
+principle 1).
+
+A game is factored into
+
+* a **public tree** (preorder arrays, parents first): who acts, the (abstract) actions,
+  public chance nodes whose outcomes everybody sees;
+* each player's **private state** per round (a card, a die, a bucket, one of 1,326 hands):
+  an information set is a pair (node, private state of the acting player at the node's
+  round), so a decision node has one table row per private state;
+* **deals**: samples of everything chance decides, i.e. each player's private state per
+  round and the outcome of every public chance level (:mod:`gamesolve.game.deals`). Small
+  games list their deals with probabilities; the list is also the *compatibility rule*
+  (which private states can coexist: card removal), used exactly by vector-form CFR and by
+  range beliefs. Games whose deals cannot be listed (hold'em) generate them;
+* **terminal values** in three kinds (:mod:`gamesolve.game.terminals`): fixed payoffs (a
+  fold), a contest of private strengths per deal (a showdown: each stake layer split among
+  the strongest contenders who paid into it), or an explicit table over the listed deals.
+  Each kind has a scalar entry point (one deal: MCCFR) and a vector one (ranges: vector CFR).
+
+Two more facts let the kernels skip work without knowing any game: ``settled[n, p]`` says
+player ``p`` has nothing left to decide below ``n`` and receives ``settled_value[n, p]``
+whatever happens (poker: folded), and ``row_owner[n]`` lets decision nodes a player cannot
+tell apart share one set of table rows (a search leaf's hidden continuation choices).
+
+Poker's implementation is :mod:`gamesolve.game.poker_form`; any State-contract game gets one
+from :mod:`gamesolve.game.factored_compiler`.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import numpy as np
+
+from gamesolve.game.deals import Deals
+
+DECISION, CHANCE, TERMINAL = 0, 1, 2
+"""Node kinds of the public tree."""
+
+FIXED, CONTEST, TABLE = 0, 1, 2
+"""Terminal kinds: fixed payoffs, a contest of private strengths, an explicit table over deals."""
+
+SMALL_GAME_MCCFR_DEFAULTS = {
+    # The paper's schedules (in minutes of an 8-day run) with one minute read as 10,000
+    # iterations, which is about a second of training on a small game.
+    "discount_interval": "100k",
+    "lcfr_threshold": "4M",
+    "prune_threshold": "2M",
+    "strategy_interval": "10k",
+    "snapshot_interval": "2M",
+    "snapshot_start": "8M",
+    # Reach-weighted averages of every round: small games are checked by exact
+    # exploitability, which the paper's snapshot averaging does not drive to zero.
+    "average": "sampled",
+}
+"""MCCFR defaults for exactly solvable games (Kuhn, Leduc, Liar's Dice, generic forms)."""
+
+TreeArrays = namedtuple(
+    "TreeArrays",
+    "kind player round level child_start child_list edge_label row_owner settled settled_value num_private",
+)
+"""The public tree as the kernels read it (a typed bundle instead of a dozen arguments)."""
+
+TerminalArrays = namedtuple("TerminalArrays", "kind payoff contender row table")
+"""Terminal values as the kernels read them (see :mod:`gamesolve.game.terminals`)."""
+
+
+class FormError(ValueError):
+    """A factored form cannot be built or used as asked; the message is fit to show a user."""
+
+
+@attrs.frozen(eq=False)
+class FactoredGame:
+    """A game in factored form (see the module docstring).
+
+    Array shapes: ``N`` public nodes, ``E`` edges, ``P`` players, ``R`` rounds, ``T`` table
+    terminals, ``D`` listed deals.
+    """
+
+    game_name: str
+    params: dict[str, Any]
+    num_players: int
+    num_rounds: int
+    # -- the public tree ----------------------------------------------------------------
+    node_kind: np.ndarray  # int8[N]: DECISION, CHANCE or TERMINAL
+    node_player: np.ndarray  # int32[N]: the acting player at DECISION nodes, else -1
+    node_round: np.ndarray  # int32[N]: the round (which private state of each player applies)
+    node_level: np.ndarray  # int32[N]: public chance nodes above (a chance node's outcome index in a deal)
+    child_start: np.ndarray  # int32[N+1]: CSR offsets into child_list
+    child_list: np.ndarray  # int32[E]: children in action order
+    edge_label: np.ndarray  # int64[E]: the game's action, or the public outcome of a chance edge
+    edge_class: np.ndarray  # int8[E]: action class (``class_names``) for biased continuations, -1 none
+    row_owner: np.ndarray  # int32[N]: the node whose table rows a decision node uses
+    settled: np.ndarray  # bool[N, P]: p has nothing left to decide below n ...
+    settled_value: np.ndarray  # float64[N, P]: ... and receives this whatever happens
+    # -- terminal values ----------------------------------------------------------------
+    term_kind: np.ndarray  # int8[N]: FIXED, CONTEST or TABLE at terminals, -1 elsewhere
+    payoff: np.ndarray  # float64[N, P]: FIXED payoffs; CONTEST: each player's stake
+    contender: np.ndarray  # bool[N, P]: CONTEST: who competes for the stakes
+    term_row: np.ndarray  # int32[N]: TABLE: row of ``table``, -1 elsewhere
+    table: np.ndarray  # float64[T, D, P]: TABLE payoffs per listed deal
+    # -- private states and chance ------------------------------------------------------
+    num_private: np.ndarray  # int32[R]: private states per player in each round
+    deals: Deals
+    # -- what the Python side needs ------------------------------------------------------
+    class_names: tuple[str, ...] = ()
+    regret_scale: float = 1.0  # int32 regret units per payoff unit (MCCFR)
+    mccfr_defaults: dict[str, Any] = attrs.field(factory=dict)
+    default_minutes: float | None = None  # training time when neither iterations nor minutes are given
+    describe: str = ""  # one line naming the abstraction
+    node_keys: tuple[str, ...] = ()  # the game's public state key of each node, where known
+    # information-state key -> (node, private state); for games whose form maps back exactly
+    locate: Callable[[str], tuple[int, int]] | None = None
+    lossless: bool = False  # infosets are exactly the game's (exact evaluation, search)
+
+    # -- shapes -------------------------------------------------------------------------
+    @property
+    def num_nodes(self) -> int:
+        return len(self.node_kind)
+
+    @property
+    def num_actions(self) -> np.ndarray:
+        return np.diff(self.child_start).astype(np.int32)
+
+    @property
+    def num_levels(self) -> int:
+        """Public chance levels a deal carries outcomes for."""
+        return self.deals.num_levels
+
+    def row_sizes(self) -> np.ndarray:
+        """Table entries each node owns: private states of its round times its actions (0 at
+        chance nodes, terminals and decision nodes that use another node's rows)."""
+        sizes = self.num_private[self.node_round].astype(np.int64) * self.num_actions
+        sizes[(self.node_kind != DECISION) | (self.row_owner != np.arange(self.num_nodes))] = 0
+        return sizes
+
+    def summary(self) -> dict[str, int]:
+        owners = (self.node_kind == DECISION) & (self.row_owner == np.arange(self.num_nodes))
+        return {
+            "public_nodes": self.num_nodes,
+            "decision_nodes": int((self.node_kind == DECISION).sum()),
+            "chance_nodes": int((self.node_kind == CHANCE).sum()),
+            "infosets": int(self.num_private[self.node_round[owners]].sum()),
+            "infoset_actions": int(self.row_sizes().sum()),
+            "deals": self.deals.count if self.deals.listed is not None else -1,
+        }
+
+    # -- the kernels' view ----------------------------------------------------------------
+    def tree_arrays(self) -> TreeArrays:
+        return TreeArrays(
+            self.node_kind, self.node_player, self.node_round, self.node_level, self.child_start,
+            self.child_list, self.edge_label, self.row_owner, self.settled, self.settled_value, self.num_private,
+        )  # fmt: skip
+
+    def terminal_arrays(self) -> TerminalArrays:
+        return TerminalArrays(self.term_kind, self.payoff, self.contender, self.term_row, self.table)
+
+    # -- facts the search and the agents read -------------------------------------------
+    def children(self, node: int) -> np.ndarray:
+        return self.child_list[self.child_start[node] : self.child_start[node + 1]]
+
+    def labels(self, node: int) -> np.ndarray:
+        return self.edge_label[self.child_start[node] : self.child_start[node + 1]]
+
+    def in_play(self, node: int) -> list[int]:
+        """Players with something still to decide below ``node`` (not settled)."""
+        return [p for p in range(self.num_players) if not self.settled[node, p]]
+
+    def has_constant_private_states(self) -> bool:
+        """Whether every player keeps one private state through the game (vector CFR and range
+        beliefs carry one vector per player through round changes only then)."""
+        listed = self.deals.listed
+        if listed is None:
+            return False
+        first = listed.private[:, :, :1]
+        return bool(np.all(listed.private == first)) and bool(np.all(self.num_private == self.num_private[0]))
+
+    def check(self) -> None:
+        """Raise :class:`FormError` where the arrays contradict each other (cheap; run by the
+        compilers and by tests)."""
+        n, p = self.num_nodes, self.num_players
+        if len(self.child_start) != n + 1 or self.child_start[-1] != len(self.child_list):
+            raise FormError("child_start does not match child_list")
+        if len(self.edge_label) != len(self.child_list) or len(self.edge_class) != len(self.child_list):
+            raise FormError("edge arrays do not match child_list")
+        for name in ("settled", "settled_value", "payoff", "contender"):
+            if getattr(self, name).shape != (n, p):
+                raise FormError(f"{name} has shape {getattr(self, name).shape}, expected {(n, p)}")
+        if np.any(self.child_list[: len(self.child_list)] <= np.repeat(np.arange(n), self.num_actions)):
+            raise FormError("the public tree is not in preorder (a child precedes its parent)")
+        decision = self.node_kind == DECISION
+        if np.any(self.num_actions[decision] < 1):
+            raise FormError("a decision node has no actions")
+        terminal = self.node_kind == TERMINAL
+        if np.any(self.num_actions[terminal] != 0) or np.any(self.term_kind[terminal] < 0):
+            raise FormError("a terminal has children or no terminal kind")
+        owners = self.row_owner[decision]
+        if np.any(self.node_player[owners] != self.node_player[decision]) or np.any(
+            self.num_actions[owners] != self.num_actions[decision]
+        ):
+            raise FormError("nodes sharing table rows disagree on player or action count")
+        if np.any(self.row_owner[owners] != owners):
+            raise FormError("a row owner uses another node's rows")
+        if np.any((self.node_kind == CHANCE) & (self.node_level >= max(self.num_levels, 0))):
+            raise FormError("a public chance node has no outcome in the deals")
+        if len(self.num_private) != self.num_rounds or np.any(self.node_round >= self.num_rounds):
+            raise FormError("node rounds and private-state rounds disagree")

@@ -1,0 +1,131 @@
+"""Terminal values of the factored form, with two entry points.
+
+* :func:`terminal_value`: one player's payoff at a terminal for one deal (MCCFR);
+* :func:`terminal_cfv`: one player's counterfactual values over their private states, given
+  every other player's reach over theirs (vector-form CFR, best response over ranges). It
+  sums over the listed deals consistent with the terminal's public chance, so card removal
+  and any other correlation between private states is exact.
+
+The three kinds (DESIGN.md, principle 1):
+
+* ``FIXED``: ``payoff[n, p]`` whatever the deal (poker: everybody else folded);
+* ``CONTEST``: ``payoff[n, p]`` is what ``p`` staked; each layer of stakes goes to the
+  strongest contenders (``contender[n, p]``) who staked into it, split evenly on ties; a
+  layer no contender reached returns to whoever paid it (poker: a showdown with side pots);
+* ``TABLE``: ``table[term_row[n], deal, p]`` (small games such as Liar's Dice).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from gamesolve.game.factored import CONTEST, FIXED
+
+NO_STRENGTH = -2147483648
+
+
+@njit(cache=True)
+def contest_layers(stake, contender, node, p, strength, i):
+    """``p``'s payoff at CONTEST terminal ``node`` for the strengths ``strength[i]``, layer by
+    layer (the general case with unequal stakes among contenders)."""
+    n = stake.shape[1]
+    won = 0.0
+    prev = 0.0
+    while True:
+        level = 1e300
+        for q in range(n):
+            c = stake[node, q]
+            if c > prev and c < level:
+                level = c
+        if level == 1e300:
+            break
+        layer = 0.0
+        best = NO_STRENGTH
+        for q in range(n):
+            c = stake[node, q]
+            if c > prev:
+                layer += min(c, level) - prev
+                if c >= level and contender[node, q] and strength[i, q] > best:
+                    best = strength[i, q]
+        if best == NO_STRENGTH:
+            # No contender reached this layer: it returns to whoever paid it.
+            if stake[node, p] >= level:
+                payers = 0
+                for q in range(n):
+                    if stake[node, q] >= level:
+                        payers += 1
+                won += layer / payers
+        else:
+            winners = 0
+            for q in range(n):
+                if stake[node, q] >= level and contender[node, q] and strength[i, q] == best:
+                    winners += 1
+            if stake[node, p] >= level and contender[node, p] and strength[i, p] == best:
+                won += layer / winners
+        prev = level
+    return won - stake[node, p]
+
+
+@njit(cache=True, inline="always")
+def contest_value(stake, contender, node, p, strength, i):
+    """``p``'s payoff at a CONTEST terminal: one pot when every contender staked the same
+    (the common case, computed inline), else :func:`contest_layers`."""
+    n = stake.shape[1]
+    best = NO_STRENGTH
+    level = -1.0
+    single = True
+    pot = 0.0
+    for q in range(n):
+        pot += stake[node, q]
+        if contender[node, q]:
+            if level < 0.0:
+                level = stake[node, q]
+            elif stake[node, q] != level:
+                single = False
+            if strength[i, q] > best:
+                best = strength[i, q]
+    if not single:
+        return contest_layers(stake, contender, node, p, strength, i)
+    if not contender[node, p] or strength[i, p] != best:
+        return -stake[node, p]
+    winners = 0
+    for q in range(n):
+        if contender[node, q] and strength[i, q] == best:
+            winners += 1
+    return pot / winners - stake[node, p]
+
+
+@njit(cache=True, inline="always")
+def terminal_value(term, node, p, strength, index, i):
+    """Player ``p``'s payoff at terminal ``node`` on deal ``i`` of a batch (``strength[i]``,
+    listed deal number ``index[i]``); ``term`` is a :class:`~gamesolve.game.factored.TerminalArrays`."""
+    kind = term.kind[node]
+    if kind == FIXED:
+        return term.payoff[node, p]
+    if kind == CONTEST:
+        return contest_value(term.payoff, term.contender, node, p, strength, i)
+    return term.table[term.row[node], index[i], p]
+
+
+@njit(cache=True)
+def terminal_cfv(term, node, p, rnd, private, strength, prob, deal_list, reach, out):
+    """Add to ``out[s]`` player ``p``'s counterfactual value at terminal ``node`` for each of
+    their private states ``s``: the sum over the consistent listed deals ``deal_list`` of
+    deal probability x every other player's reach ``reach[q, private[d, q, rnd]]`` x payoff."""
+    n = reach.shape[0]
+    for j in range(deal_list.shape[0]):
+        d = deal_list[j]
+        w = prob[d]
+        for q in range(n):
+            if q != p:
+                w *= reach[q, private[d, q, rnd]]
+        if w == 0.0:
+            continue
+        kind = term.kind[node]
+        if kind == FIXED:
+            u = term.payoff[node, p]
+        elif kind == CONTEST:
+            u = contest_value(term.payoff, term.contender, node, p, strength, d)
+        else:
+            u = term.table[term.row[node], d, p]
+        out[private[d, p, rnd]] += w * u
