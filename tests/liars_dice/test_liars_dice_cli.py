@@ -69,3 +69,10 @@ def test_bad_parameters_get_one_line_and_status_2(run, params, message):
     result = run("solve", "--game", "liars_dice", "--iterations", 10, *params)
     assert result.exit_code == 2, result.output
     assert result.stderr.strip() == f"Error: {message}"
+
+
+def test_two_dice_each_is_refused_by_tabular_solvers_at_once_with_its_size(run):
+    result = run("solve", "--game", "liars_dice", "-p", "dice=2", "--algo", "cfr+", "--iterations", 10)
+    assert result.exit_code == 2, result.output
+    assert "43,486,542,835 histories, more than 50,000,000; too big for an explicit tree" in result.stderr
+    assert "Traceback" not in result.output
