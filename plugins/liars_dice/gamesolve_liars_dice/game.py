@@ -77,7 +77,8 @@ class LiarsDiceState(State):
     """One history: the faces rolled so far (in rolling order) and the bids made.
 
     ``own`` holds, once every die is rolled, each player's sorted dice as they appear in
-    that player's information-state key.
+    that player's information-state key, and ``public`` the bids as text: both are built
+    once and extended by ``child``, since a compiler asks for the keys at every history.
     """
 
     __slots__ = ("rules", "rolls", "own", "bids", "public")
@@ -115,6 +116,8 @@ class LiarsDiceState(State):
             rolls = self.rolls + (action + 1,)
             own = None
             if len(rolls) == rules.total_dice:
+                # Sorted, as open-spiel sorts them: a player knows the multiset of their dice,
+                # not the order they fell in, so our infosets and open-spiel's coincide one to one.
                 d = rules.dice
                 own = tuple(",".join(map(str, sorted(rolls[p * d:(p + 1) * d]))) for p in range(rules.players))
             return LiarsDiceState(rules, rolls, own)
