@@ -96,6 +96,11 @@ def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000,
     the tree exceeds ``max_nodes``. ``on_nodes(n)`` is told every
     :data:`COMPILE_REPORT_EVERY` nodes walked (a progress bar for games that take a while).
     """
+    count = getattr(game, "num_histories", None)  # duck-typed games may not have it
+    counted = count() if count is not None else None
+    if counted is not None and counted > max_nodes:
+        # Walking toward the limit first would take minutes and gigabytes before failing.
+        raise CompileError(f"{game.describe()} has {counted:,} histories, more than {max_nodes:,}; too big for an explicit tree")
     n_players = game.num_players
     kind: list[int] = []
     player_of: list[int] = []

@@ -56,8 +56,16 @@ class GameSpec:
     default_algo: str = "cfr+"
     tabular: bool = True  # small enough for the explicit-tree (tabular) solvers
 
-    def resolve(self, players: int | None = None, **raw: Any) -> dict[str, Any]:
-        """Validate and complete parameters; raise :class:`ParameterError` on bad input."""
+    def resolve(self, players: int | None = None, /, **raw: Any) -> dict[str, Any]:
+        """Validate and complete parameters; raise :class:`ParameterError` on bad input.
+
+        ``players`` may also come among ``raw`` (``--param players=3`` on the command line).
+        """
+        if "players" in raw:
+            given = raw.pop("players")
+            if players is not None and str(players) != str(given):
+                raise ParameterError(f"players given twice ({players} and {given})")
+            players = given
         if players is None:
             players = self.parameters["players"].default if "players" in self.parameters else self.min_players
         try:
@@ -65,9 +73,9 @@ class GameSpec:
         except (TypeError, ValueError):
             raise ParameterError(f"players must be an integer, got {players!r}") from None
         if not self.min_players <= players <= self.max_players:
-            raise ParameterError(
-                f"{self.name} is for {self.min_players} to {self.max_players} players, got {players}"
-            )
+            allowed = (f"{self.min_players}" if self.min_players == self.max_players
+                       else f"{self.min_players} to {self.max_players}")
+            raise ParameterError(f"{self.name} is for {allowed} players, got {players}")
         unknown = sorted(set(raw) - set(self.parameters))
         if unknown:
             known = ", ".join(sorted(p for p in self.parameters if p != "players")) or "none"
@@ -79,6 +87,6 @@ class GameSpec:
             params[key] = parameter.parse(key, raw[key]) if key in raw else parameter.default
         return params
 
-    def create(self, players: int | None = None, **raw: Any) -> Game:
+    def create(self, players: int | None = None, /, **raw: Any) -> Game:
         """Build the game; ``raw`` values may be strings from the command line."""
         return self.factory(**self.resolve(players, **raw))

@@ -93,6 +93,11 @@ class Game(abc.ABC):
     def new_initial_state(self) -> State:
         """The root history (usually a chance node dealing cards)."""
 
+    def num_histories(self) -> int | None:
+        """How many histories the whole tree has, if the game can count them without walking
+        it; ``None`` if not. Compilers use it to refuse a tree too big before walking it."""
+        return None
+
     def describe(self) -> str:
         """One line naming the game and its parameters."""
         extra = ", ".join(f"{k}={v}" for k, v in sorted(self.params.items()) if k != "players")

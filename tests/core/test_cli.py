@@ -100,6 +100,11 @@ def test_players_option_changes_the_game(run):
     assert data["players"] == 3 and data["infosets"] == 48
 
 
+def test_players_as_a_param_changes_the_game(run):
+    data = last_json(run("solve", "--game", "kuhn", "-p", "players=3", "--iterations", "10", "--json"))
+    assert data["players"] == 3 and data["infosets"] == 48
+
+
 def test_readable_summary_without_json(run):
     result = run("solve", "--game", "kuhn", "--iterations", "20")
     assert result.exit_code == 0
@@ -112,6 +117,8 @@ def test_readable_summary_without_json(run):
         (["solve", "--game", "chess", "--iterations", "5"], "unknown game 'chess'"),
         (["solve", "--game", "kuhn", "--algo", "magic", "--iterations", "5"], "unknown solver 'magic'"),
         (["solve", "--game", "kuhn", "--players", "1", "--iterations", "5"], "2 to 10 players"),
+        (["solve", "--game", "kuhn", "-p", "players=1", "--iterations", "5"], "2 to 10 players"),
+        (["solve", "--game", "kuhn", "--players", "2", "-p", "players=3", "--iterations", "5"], "players given twice"),
         (["solve", "--game", "kuhn", "--iterations", "0"], "must be positive"),
         (["solve", "--game", "kuhn", "--iterations", "-3"], "must be positive"),
         (["solve", "--game", "kuhn", "--iterations", "many"], "positive number"),

@@ -1,4 +1,4 @@
-"""An example game plugin: biased rock-paper-scissors (the walk-through in docs/writing-a-game-plugin.md).
+"""An example game plugin: biased rock-paper-scissors (the second example in docs/writing-a-game-plugin.md).
 
 Player 0 picks rock, paper or scissors; player 1 picks without seeing it. Rock beating
 scissors pays 2 instead of 1. The unique equilibrium plays (1/4, 1/2, 1/4); the value is 0.
