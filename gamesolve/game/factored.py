@@ -209,3 +209,45 @@ class FactoredGame:
             raise FormError("a public chance node has no outcome in the deals")
         if len(self.num_private) != self.num_rounds or np.any(self.node_round >= self.num_rounds):
             raise FormError("node rounds and private-state rounds disagree")
+
+
+def chance_paths(form: FactoredGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each node's public chance path (outcomes of the chance nodes above it, numbered) and,
+    per path, the listed deals consistent with it (CSR ``start`` into ``members``): deals of
+    positive probability whose public outcomes match the path's so far."""
+    deals = form.deals.listed
+    ends = subtree_ends(form)
+    path_of = np.zeros(form.num_nodes, dtype=np.int32)
+    outcomes: list[tuple[int, ...]] = [()]
+    index: dict[tuple[int, ...], int] = {(): 0}
+    for node in np.flatnonzero(form.node_kind == CHANCE):
+        for k in range(form.child_start[node], form.child_start[node + 1]):
+            path = outcomes[path_of[node]] + (int(form.edge_label[k]),)
+            if path not in index:
+                index[path] = len(outcomes)
+                outcomes.append(path)
+            child = form.child_list[k]
+            # The whole subtree of the child (preorder: a range) inherits the path; deeper
+            # chance nodes, met later in preorder, overwrite their own subtrees.
+            path_of[child : ends[child]] = index[path]
+    members = []
+    for path in outcomes:
+        ok = deals.prob > 0
+        for level, outcome in enumerate(path):
+            ok = ok & (deals.public[:, level] == outcome)
+        members.append(np.flatnonzero(ok))
+    start = np.zeros(len(outcomes) + 1, dtype=np.int64)
+    np.cumsum([len(m) for m in members], out=start[1:])
+    return path_of, start, np.concatenate(members).astype(np.int64)
+
+
+def subtree_ends(form: FactoredGame) -> np.ndarray:
+    """One past the last node of each node's subtree (preorder: every subtree is a range)."""
+    end = np.arange(1, form.num_nodes + 1, dtype=np.int64)
+    parent = np.repeat(np.arange(form.num_nodes), form.num_actions)
+    for k in range(len(form.child_list) - 1, -1, -1):  # children come after parents
+        c, par = form.child_list[k], parent[k]
+        if end[c] > end[par]:
+            end[par] = end[c]
+    return end
+

@@ -4,7 +4,8 @@
 * :func:`terminal_cfv`: one player's counterfactual values over their private states, given
   every other player's reach over theirs (vector-form CFR, best response over ranges). It
   sums over the listed deals consistent with the terminal's public chance, so card removal
-  and any other correlation between private states is exact.
+  and any other correlation between private states is exact; the payoffs come from the
+  scalar entry point once (:func:`terminal_deals`).
 
 The three kinds (DESIGN.md, principle 1):
 
@@ -17,6 +18,9 @@ The three kinds (DESIGN.md, principle 1):
 
 from __future__ import annotations
 
+from collections import namedtuple
+
+import numpy as np
 from numba import njit
 
 from gamesolve.game.factored import CONTEST, FIXED
@@ -107,25 +111,61 @@ def terminal_value(term, node, p, strength, index, i):
     return term.table[term.row[node], index[i], p]
 
 
+TerminalDeals = namedtuple("TerminalDeals", "start prob private payoff")
+"""The vector entry point's data: for each terminal (CSR ``start`` over nodes) the listed
+deals consistent with its public chance, with their probability, every player's private
+state and payoffs (``private[j, p]``, ``payoff[j, p]``), computed once by the scalar entry
+point."""
+
+
 @njit(cache=True)
-def terminal_cfv(term, node, p, rnd, private, strength, prob, deal_list, reach, out):
+def _fill(term, kind, nodes, counts, deal_lists, starts, private, strength, index, prob, rnd, out_prob, out_private, out_payoff):
+    j = 0
+    n_players = out_payoff.shape[1]
+    for i in range(nodes.shape[0]):
+        node = nodes[i]
+        for k in range(starts[i], starts[i] + counts[i]):
+            d = deal_lists[k]
+            out_prob[j] = prob[d]
+            for q in range(n_players):
+                out_private[j, q] = private[d, q, rnd[node]]
+                out_payoff[j, q] = terminal_value(term, node, q, strength, index, d)
+            j += 1
+
+
+def terminal_deals(form) -> TerminalDeals:
+    """Build :data:`TerminalDeals` for a form with listed deals."""
+    from gamesolve.game.factored import TERMINAL, chance_paths
+
+    deals = form.deals.listed
+    path_of, path_start, path_deals = chance_paths(form)
+    nodes = np.flatnonzero(form.node_kind == TERMINAL)
+    paths = path_of[nodes]
+    counts = (path_start[paths + 1] - path_start[paths]).astype(np.int64)
+    start = np.zeros(form.num_nodes + 1, dtype=np.int64)
+    per_node = np.zeros(form.num_nodes, dtype=np.int64)
+    per_node[nodes] = counts
+    np.cumsum(per_node, out=start[1:])
+    total = int(counts.sum())
+    out = TerminalDeals(start, np.empty(total), np.empty((total, form.num_players), np.int32), np.empty((total, form.num_players)))
+    _fill(
+        form.terminal_arrays(), form.term_kind, nodes, counts, path_deals, path_start[paths].astype(np.int64),
+        deals.private, deals.strength, np.arange(deals.count, dtype=np.int64), deals.prob, form.node_round,
+        out.prob, out.private, out.payoff,
+    )  # fmt: skip
+    return out
+
+
+@njit(cache=True)
+def terminal_cfv(td, node, p, reach, out):
     """Add to ``out[s]`` player ``p``'s counterfactual value at terminal ``node`` for each of
-    their private states ``s``: the sum over the consistent listed deals ``deal_list`` of
-    deal probability x every other player's reach ``reach[q, private[d, q, rnd]]`` x payoff."""
+    their private states ``s``: the sum over the terminal's consistent deals of deal
+    probability x every other player's reach ``reach[q, private state]`` x payoff."""
     n = reach.shape[0]
-    for j in range(deal_list.shape[0]):
-        d = deal_list[j]
-        w = prob[d]
+    for j in range(td.start[node], td.start[node + 1]):
+        w = td.prob[j]
         for q in range(n):
             if q != p:
-                w *= reach[q, private[d, q, rnd]]
-        if w == 0.0:
-            continue
-        kind = term.kind[node]
-        if kind == FIXED:
-            u = term.payoff[node, p]
-        elif kind == CONTEST:
-            u = contest_value(term.payoff, term.contender, node, p, strength, d)
-        else:
-            u = term.table[term.row[node], d, p]
-        out[private[d, p, rnd]] += w * u
+                w *= reach[q, td.private[j, q]]
+        if w != 0.0:
+            out[td.private[j, p]] += w * td.payoff[j, p]

@@ -20,6 +20,7 @@ import numpy as np
 from gamesolve.game.factored import DECISION, FactoredGame
 from gamesolve.rng import mix
 from gamesolve.solve import mccfr_kernels as K
+from gamesolve.solve.rows import explicit_slots
 from gamesolve.solve.schedule import Clock, Schedule
 
 RESERVOIR = 1 << 16  # table entries handed to a thread at a time
@@ -465,20 +466,8 @@ class MCCFRTrainer:
 
     def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:
         """The strategy laid out on an explicit tree's slots, via the form's ``locate``."""
-        if self.form.locate is None:
-            raise ValueError(f"{self.form.game_name}'s form does not map the game's information sets back")
         rows = self.average_rows() if which == "average" else self.current_rows()
-        out = np.empty(explicit_tree.num_slots)
-        n_actions = self.form.num_actions
-        for i, key in enumerate(explicit_tree.infoset_keys):
-            node, private = self.form.locate(key)
-            s0, s1 = explicit_tree.infoset_slot_start[i], explicit_tree.infoset_slot_start[i + 1]
-            a = n_actions[node]
-            if a != s1 - s0:
-                raise ValueError(f"infoset {key!r}: {s1 - s0} actions in the game, {a} in the factored form")
-            off = self.node_offset[self.form.row_owner[node]]
-            out[s0:s1] = 1.0 / a if off < 0 else rows[off + private * a : off + (private + 1) * a]
-        return out
+        return explicit_slots(self.form, self.node_offset, rows, explicit_tree)
 
     def memory_report(self) -> dict[str, float]:
         """Table bytes and bytes per allocated infoset-action."""
