@@ -19,7 +19,6 @@ import time
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.explicit_tree import compile_explicit_tree
 from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
-from gamesolve.solve.explicit_mccfr import ExplicitLinearMCCFR
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve_leduc import LeducGame
 from gamesolve_leduc.poker_form import leduc_form
@@ -55,30 +54,14 @@ def openspiel(seconds: float, seed: int = 1):
     return iterations, wall, pyspiel.exploitability(game, solver.average_policy())
 
 
-def explicit_tree(seconds: float, seed: int = 0):
-    """The search's subgame solver (external-sampling Linear MCCFR over the explicit tree)."""
-    tree = compile_explicit_tree(LeducGame(2))
-    ExplicitLinearMCCFR(tree, seed).run(100)  # compile the kernel outside the timed run
-    solver = ExplicitLinearMCCFR(tree, seed)
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        solver.run(10_000)
-    wall = time.perf_counter() - started
-    return solver.iterations, wall, TreeEvaluator(tree).evaluate(solver.average_policy())
-
-
 def versus(args) -> None:
     os_it, os_wall, os_expl = openspiel(args.seconds)
     it, wall, ev = ours(args.seconds)
-    ex_it, ex_wall, ex_ev = explicit_tree(args.seconds)
     print(f"| solver | iterations | iterations/s | exploitability after {args.seconds:g} s |")
     print("|---|---:|---:|---:|")
     print(f"| open-spiel ExternalSamplingMCCFRSolver (C++, SIMPLE average) | {os_it:,} | {os_it / os_wall:,.0f} | {os_expl:.5f} |")
     print(f"| gamesolve mccfr-p (defaults) | {it:,} | {it / wall:,.0f} | {ev.exploitability:.5f} |")
-    print(f"| gamesolve explicit-tree Linear MCCFR (search's subgame solver) | {ex_it:,} | {ex_it / ex_wall:,.0f} | {ex_ev.exploitability:.5f} |")
     print(f"\nspeed ratio {it / wall / (os_it / os_wall):.1f}x; exploitability ratio {os_expl / ev.exploitability:.1f}x lower")
-    print(f"explicit-tree Linear MCCFR: speed ratio {ex_it / ex_wall / (os_it / os_wall):.1f}x, "
-          f"exploitability ratio {os_expl / ex_ev.exploitability:.1f}x lower")
 
 
 ABLATION = {

@@ -4,10 +4,11 @@ For each configuration the agent's whole strategy is composed (the search is run
 root the agent can reach, from every seat and hand, see gamesolve.search.compose) and
 evaluated with the core's exact best response.
 
-    /work/venv/bin/python benchmarks/search_leduc.py                 # 2 players, seed 0
-    /work/venv/bin/python benchmarks/search_leduc.py --seeds 0 1 2 3 # blueprint seed sweep
-    /work/venv/bin/python benchmarks/search_leduc.py --players 3     # NashConv, 3 players
-    /work/venv/bin/python benchmarks/search_leduc.py --sampling-above 0 --rollouts 100  # the large-game seams
+    python benchmarks/search_leduc.py                 # 2 players, seed 0
+    python benchmarks/search_leduc.py --seeds 0 1 2 3 # blueprint seed sweep
+    python benchmarks/search_leduc.py --players 3     # NashConv, 3 players
+    python benchmarks/search_leduc.py --sampling-above 0 --rollouts 100  # the large-game seams
+    python benchmarks/search_leduc.py --beliefs exact # the enumeration instead of range vectors
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ import time
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.explicit_tree import compile_explicit_tree
 from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
-from gamesolve.search import DepthLimit, PokerAdapter, SearchAgent, SearchCache, SearchConfig, TabularPolicy, compose_agent_policy
+from gamesolve.game.factored_compiler import compile_factored
+from gamesolve.search import DepthLimit, SearchAgent, SearchCache, SearchConfig, SearchForm, TabularPolicy, compose_agent_policy
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve_leduc import LeducGame
-from gamesolve_leduc.poker_form import classify, describe, leduc_form
+from gamesolve_leduc.poker_form import leduc_form
 
 
 def blueprint_slots(game, tree, kind: str, iterations: int, seed: int):
@@ -38,7 +40,7 @@ def blueprint_slots(game, tree, kind: str, iterations: int, seed: int):
 
 def configurations(args):
     base = dict(iterations=args.iterations, algorithm=args.algorithm, sampling_above=args.sampling_above,
-                mccfr_iterations=args.mccfr_iterations, rollouts=args.rollouts)
+                mccfr_iterations=args.mccfr_iterations, rollouts=args.rollouts, beliefs=args.beliefs)
     out = {}
     for play in args.play:
         out[f"(b) k=1, {play}"] = SearchConfig(k=1, play=play, **base)
@@ -60,18 +62,19 @@ def main():
     ap.add_argument("--iterations", type=int, default=1000, help="Linear CFR iterations per search")
     ap.add_argument("--algorithm", default="lcfr")
     ap.add_argument("--sampling-above", type=int, default=None,
-                    help="solve subgames with more nodes than this by Linear MCCFR (0: all)")
+                    help="solve subgames with more public nodes than this by Linear MCCFR (0: all)")
     ap.add_argument("--mccfr-iterations", type=int, default=100_000)
     ap.add_argument("--rollouts", type=int, default=None, help="sampled leaf values (default: exact)")
     ap.add_argument("--play", nargs="+", default=["current", "average"], choices=("current", "average"))
     ap.add_argument("--round-one-only", action="store_true", help="also search in round 1 only (blueprint in round 2)")
+    ap.add_argument("--beliefs", choices=("range", "exact"), default="range")
     args = ap.parse_args()
 
     game = LeducGame(args.players, abstraction="coarse")
     t0 = time.time()
     tree = compile_explicit_tree(game)
     evaluator = TreeEvaluator(tree)
-    adapter = PokerAdapter(describe, classify)
+    form = SearchForm(compile_factored(game))
     print(f"{game.describe()}: {tree.num_infosets} infosets, compiled in {time.time() - t0:.1f} s", flush=True)
     rows = []
     for seed in args.seeds:
@@ -84,7 +87,7 @@ def main():
             t0 = time.time()
             cache = SearchCache()
             policy = compose_agent_policy(
-                game, tree, lambda seat: SearchAgent(game, blueprint, adapter, seat, config, cache=cache)  # noqa: B023
+                game, tree, lambda seat: SearchAgent(game, blueprint, form, seat, config, cache=cache)  # noqa: B023
             )
             ev = evaluator.evaluate(policy)
             rows.append({"seed": seed, "config": name, "exploitability": ev.exploitability, "nash_conv": ev.nash_conv,

@@ -15,6 +15,7 @@ import click
 
 from gamesolve import __version__
 from gamesolve.game.explicit_tree import CompileError
+from gamesolve.game.factored import FormError
 from gamesolve.game.spec import ParameterError
 from gamesolve.plugins import PluginHost, describe_plugins, local_plugin_paths, make_plugin_manager
 from gamesolve.registry import RegistryError
@@ -27,7 +28,7 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-USER_ERRORS = (RegistryError, ParameterError, StoreError, CompileError, FileNotFoundError, MemoryError)
+USER_ERRORS = (RegistryError, ParameterError, StoreError, CompileError, FormError, FileNotFoundError, MemoryError)
 
 
 @functools.lru_cache(maxsize=8)
@@ -315,16 +316,13 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
             config = SearchConfig.from_options(parse_params(search_options, "--search-option"))
         except ValueError as exc:
             raise InputError(str(exc)) from None
-        adapter = host.pm.hook.gamesolve_search_adapter(game=game)
-        if adapter is None:
-            raise InputError(f"no plugin supports real-time search for {game.name}")
     try:
         with BarProgress(quiet=as_json) as progress:
             tree = compiled_tree(game, host.pm, progress)
             slots = store.policy_for(tree, policy)
             searched = {}
             if search:
-                slots, searched = _search_policy(game, tree, slots, adapter, config, progress)
+                slots, searched = _search_policy(game, tree, slots, config, progress)
         evaluation = TreeEvaluator(tree).evaluate(slots)
     except USER_ERRORS as exc:
         raise InputError(str(exc)) from None
@@ -343,23 +341,26 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
     emit(result, as_json, summary_lines(result))
 
 
-def _search_policy(game, tree, blueprint_slots, adapter, config, progress) -> tuple[Any, dict[str, Any]]:
+def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, dict[str, Any]]:
     """The search agent's composed strategy over a blueprint, and what to report of it."""
-    from gamesolve.search import SearchAgent, SearchCache, TabularPolicy, compose_agent_policy
+    from gamesolve.game.factored_compiler import compile_factored
+    from gamesolve.search import SearchAgent, SearchCache, SearchForm, TabularPolicy, compose_agent_policy
 
     blueprint = TabularPolicy.from_slots(tree, blueprint_slots)
+    progress.start(None, "nodes", f"factoring {game.describe()} for search")
+    form = SearchForm(compile_factored(game, on_nodes=progress.advance))
     cache = SearchCache()
     progress.start(tree.num_infosets, "infosets", f"search agent (k={config.k}, leaves at {config.depth})")
     started = time.perf_counter()
     slots = compose_agent_policy(
-        game, tree, lambda seat: SearchAgent(game, blueprint, adapter, seat, config, cache=cache),
+        game, tree, lambda seat: SearchAgent(game, blueprint, form, seat, config, cache=cache),
         on_infoset=lambda: progress.advance(1, searches=f"{cache.solves:,}"),
     )
     report = {
         "search": {
             "k": config.k, "depth": str(config.depth), "iterations": config.iterations, "algorithm": config.algorithm,
             "play": config.play, "first_round": config.first_round, "rollouts": config.rollouts,
-            "sampling_above": config.sampling_above, "searches": cache.solves,
+            "sampling_above": config.sampling_above, "beliefs": config.beliefs, "searches": cache.solves,
             "seconds": time.perf_counter() - started,
         }
     }  # fmt: skip

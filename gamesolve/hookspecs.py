@@ -89,15 +89,3 @@ def gamesolve_summarize_strategy(game, tree, rows, node_offset):
     :param node_offset: first table entry of each public node (-1 where never reached).
     :return: a dict with ``"summary"`` (lines to print) and any JSON-able figures, or None.
     """
-
-
-@hookspec(firstresult=True)
-def gamesolve_search_adapter(game):
-    """How real-time search reads ``game``'s betting (``gamesolve exploitability --search``).
-
-    :param game: a :class:`gamesolve.game.Game` instance.
-    :return: a :class:`gamesolve.search.PokerAdapter` (the betting round, who is still in
-        the hand, fold / call / raise kinds; poker plugins build it from the ``describe`` and
-        ``classify`` functions they give the poker-tree compiler), or ``None`` when the
-        plugin does not support search for this game.
-    """

@@ -115,6 +115,10 @@ class FactoredGame:
     node_keys: tuple[str, ...] = ()  # the game's public state key of each node, where known
     # information-state key -> (node, private state); for games whose form maps back exactly
     locate: Callable[[str], tuple[int, int]] | None = None
+    # (node, private state) -> the game's information-state key (None where it cannot occur)
+    key_of: Callable[[int, int], str | None] | None = None
+    # (decision node, player) -> {the player's information-state key there: private state}
+    private_keys: Callable[[int, int], dict[str, int]] | None = None
     lossless: bool = False  # infosets are exactly the game's (exact evaluation, search)
 
     # -- shapes -------------------------------------------------------------------------

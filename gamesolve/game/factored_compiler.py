@@ -82,9 +82,10 @@ def compile_factored(game: Game, max_histories: int = 20_000_000,
     private0 = np.zeros((len(deal0), n_players), dtype=np.int32)
     n_private = 1
     for p in range(n_players):
-        ids: dict[str, int] = {}
-        for d, (_, state) in enumerate(deal0):
-            private0[d, p] = ids.setdefault(state.information_state_key(p), len(ids))
+        # Numbered in the keys' order, so that numbering reads naturally (Leduc: the card).
+        keys = [state.information_state_key(p) for _, state in deal0]
+        ids = {key: i for i, key in enumerate(sorted(set(keys)))}
+        private0[:, p] = [ids[key] for key in keys]
         n_private = max(n_private, len(ids))
 
     # Deal prefixes: a private deal and the public outcomes met so far.
@@ -100,6 +101,7 @@ def compile_factored(game: Game, max_histories: int = 20_000_000,
     classes: list[list[str]] = []
     term_values: dict[int, list[tuple[int, list[float]]]] = {}
     row_key: dict[str, tuple[int, int]] = {}  # information-state key -> (owner node, private state)
+    private_keys: dict[tuple[int, int], dict[str, int]] = {}  # (decision node, player) -> {key: private state}
     owner_of: list[int] = []
     node_actions: dict[int, list[int]] = {}
     histories = 0
@@ -159,6 +161,11 @@ def compile_factored(game: Game, max_histories: int = 20_000_000,
             continue
         actions = [int(a) for a in rep.legal_actions()]
         own: dict[int, str] = {}
+        for p in range(n_players):
+            if p != who:  # what every other player's key says here (search reads beliefs by key)
+                table = private_keys.setdefault((node, p), {})
+                for d, state in group:
+                    table[state.information_state_key(p)] = int(private0[prefix_root[d], p])
         for d, state in group:
             if [int(a) for a in state.legal_actions()] != actions:
                 raise FormError(f"{game.describe()}: at public state {keys[-1]!r} the legal actions depend on private information")
@@ -174,6 +181,7 @@ def compile_factored(game: Game, max_histories: int = 20_000_000,
         if len(owners) > 1:
             raise FormError(f"{game.describe()}: information sets of player {who} overlap inconsistently at {keys[-1]!r}")
         owner = owners.pop() if owners else node
+        private_keys[(node, who)] = {key: s for s, key in own.items()}
         for s, key in own.items():
             known = row_key.setdefault(key, (owner, s))
             if known != (owner, s):
@@ -189,7 +197,7 @@ def compile_factored(game: Game, max_histories: int = 20_000_000,
 
     return _assemble(
         game, kinds, players, levels, keys, children, labels, classes, owner_of, term_values,
-        private0, n_private, prefix_parent, prefix_label, prefix_prob, prefix_root, row_key,
+        private0, n_private, prefix_parent, prefix_label, prefix_prob, prefix_root, row_key, private_keys,
     )  # fmt: skip
 
 
@@ -230,14 +238,16 @@ def _full_deals(prefix_parent, prefix_label, prefix_prob, n_levels):
 
 
 def _assemble(game, kinds, players, levels, keys, children, labels, classes, owner_of, term_values,
-              private0, n_private, prefix_parent, prefix_label, prefix_prob, prefix_root, row_key) -> FactoredGame:  # fmt: skip
+              private0, n_private, prefix_parent, prefix_label, prefix_prob, prefix_root, row_key, private_keys) -> FactoredGame:  # fmt: skip
     n = len(kinds)
     n_players = game.num_players
     n_levels = max([lv + 1 for lv, k in zip(levels, kinds) if k == CHANCE], default=0)
     leaf_order, lo, hi, public, prob = _full_deals(prefix_parent, prefix_label, prefix_prob, n_levels)
     n_deals = len(leaf_order)
+    n_rounds = n_levels + 1  # a round is the play between two public chance nodes
     root_of = np.array([prefix_root[q] for q in leaf_order], dtype=np.int64)
-    private = private0[root_of][:, :, None].copy()  # one round: private states never change
+    # Private states never change: every round reads the same one.
+    private = np.repeat(private0[root_of][:, :, None], n_rounds, axis=2)
 
     kind = np.array(kinds, dtype=np.int8)
     term_kind = np.full(n, -1, dtype=np.int8)
@@ -278,10 +288,15 @@ def _assemble(game, kinds, players, levels, keys, children, labels, classes, own
     settled = ~acts & (lowest == highest) & (kind[:, None] != TERMINAL)
     settled_value = np.where(settled, lowest, 0.0)
 
-    class_ids: dict[str, int] = {}
-    edge_class = np.array(
-        [class_ids.setdefault(c, len(class_ids)) if c else -1 for cs in classes for c in cs], dtype=np.int8
-    )  # chance edges (no class) are -1
+    # Classes in the order of the actions that carry them (poker: fold, call, raise).
+    flat_classes = [c for cs in classes for c in cs]
+    flat_labels = [a for ls in labels for a in ls]
+    first_label: dict[str, int] = {}
+    for c, a in zip(flat_classes, flat_labels):
+        if c:
+            first_label[c] = min(first_label.get(c, a), a)
+    class_ids = {c: i for i, c in enumerate(sorted(first_label, key=lambda c: (first_label[c], c)))}
+    edge_class = np.array([class_ids[c] if c else -1 for c in flat_classes], dtype=np.int8)  # chance edges: -1
     deals = ListedDeals(private=private, public=public, prob=prob / prob.sum())
 
     def locate(key: str) -> tuple[int, int]:
@@ -290,14 +305,24 @@ def _assemble(game, kinds, players, levels, keys, children, labels, classes, own
         except KeyError:
             raise KeyError(f"{game.name} has no information set {key!r}") from None
 
+    key_of_row = {row: key for key, row in row_key.items()}
+    owner_arr = np.array(owner_of, dtype=np.int32)
+
+    def key_of(node: int, private: int) -> str | None:
+        return key_of_row.get((int(owner_arr[node]), int(private)))
+
+    def keys_at(node: int, player: int) -> dict[str, int]:
+        return private_keys.get((int(node), int(player)), {})
+
     form = FactoredGame(
         game_name=game.name,
         params=dict(game.params),
         num_players=n_players,
-        num_rounds=1,
+        num_rounds=n_rounds,
         node_kind=kind,
         node_player=player,
-        node_round=np.zeros(n, dtype=np.int32),
+        # A chance node opens the next round: its outcomes are the round's public cards.
+        node_round=np.array(levels, dtype=np.int32) + (kind == CHANCE),
         node_level=np.array(levels, dtype=np.int32),
         child_start=child_start,
         child_list=child_list,
@@ -311,7 +336,7 @@ def _assemble(game, kinds, players, levels, keys, children, labels, classes, own
         contender=np.zeros((n, n_players), dtype=bool),
         term_row=term_row,
         table=table,
-        num_private=np.array([n_private], dtype=np.int32),
+        num_private=np.full(n_rounds, n_private, dtype=np.int32),
         deals=deals,
         class_names=tuple(class_ids),
         regret_scale=_regret_scale(payoff, table),
@@ -319,6 +344,8 @@ def _assemble(game, kinds, players, levels, keys, children, labels, classes, own
         describe="lossless (generic compiler)",
         node_keys=tuple(keys),
         locate=locate,
+        key_of=key_of,
+        private_keys=keys_at,
         lossless=True,
     )
     form.check()

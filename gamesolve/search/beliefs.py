@@ -7,12 +7,21 @@ node over the histories ``h`` of the root public state ``G`` with probability
 cards is updated by Bayes' rule with the profile ``sigma`` in force (the blueprint before
 any search, then the latest search's average strategy).
 
-A :class:`PublicBeliefState` keeps every history of the current public state with its
-chance probability and, separately, each player's own reach ``pi_i(h)`` (the product of
-that player's action probabilities). Keeping the factors apart makes Bayes' rule a
-multiplication of one column, and a player's belief is the marginal of the normalised
-product. This exact enumeration suits small games (Leduc); NLTH will keep the same
-interface over per-player vectors of 1,326 hands with card removal.
+Two representations with one interface (``-s beliefs=exact|range``):
+
+* :class:`PublicBeliefState` keeps every history of the current public state with its
+  chance probability and, separately, each player's own reach ``pi_i(h)`` (the product of
+  that player's action probabilities). Keeping the factors apart makes Bayes' rule a
+  multiplication of one column. This exact enumeration walks the game's states; it is the
+  check of the other.
+* :class:`RangeBeliefs` keeps, per player, a vector of reach over their private states at a
+  node of the game's factored form: Bayes' rule multiplies the actor's vector by the
+  profile's probability of the action for each private state, and chance is the deal list's
+  (card removal included). Nothing is enumerated: this is what scales.
+
+Both give the subgame its root: the node and every player's reach vector
+(:meth:`root_reach`). Probabilities are asked by information-state key, ``prob(key, player,
+action)``, so both multiply the very same numbers.
 """
 
 from __future__ import annotations
@@ -21,10 +30,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gamesolve.game.factored import CHANCE as CHANCE_NODE
+from gamesolve.game.factored import FactoredGame, FormError
 from gamesolve.game.state import CHANCE, Game, State
 
-ActionProb = Callable[[State, int, int], float]
-"""``prob(state, player, action)``: the profile's probability of ``action`` at ``state``."""
+ActionProb = Callable[[str, int, int], float]
+"""``prob(key, player, action)``: the profile's probability of ``action`` at information set ``key``."""
 
 
 class ZeroReachError(ValueError):
@@ -109,7 +120,7 @@ class PublicBeliefState:
         if player < 0:
             raise ValueError(f"public state {self.public_key()!r} is not a decision node")
         states = [s.child(action) for s in self.states]
-        factor = np.array([prob(s, player, action) for s in self.states])
+        factor = np.array([prob(s.information_state_key(player), player, action) for s in self.states])
         reach = self.reach.copy()
         reach[:, player] *= factor
         skipped = self.skipped_updates
@@ -117,3 +128,122 @@ class PublicBeliefState:
             reach = self.reach.copy()
             skipped += 1
         return PublicBeliefState(self.num_players, states, self.chance.copy(), reach, skipped)
+
+    def marginal(self, form: FactoredGame, node: int, player: int) -> np.ndarray:
+        """``player``'s belief over the private states of ``form`` at decision ``node`` (this
+        public state), by enumeration."""
+        keys = form.private_keys(node, player)
+        out = np.zeros(int(form.num_private.max()))
+        for state, w in zip(self.states, self.weights()):
+            out[keys[state.information_state_key(player)]] += w
+        return out
+
+    def root_reach(self, form: FactoredGame, node: int) -> np.ndarray:
+        """Every player's reach over the private states of ``form`` (``[P, S]``) at decision
+        ``node`` (this public state), read off the histories: each history's reach of a player
+        goes to the private state that player's key names there."""
+        n = self.num_players
+        reach = np.zeros((n, int(form.num_private.max())))
+        seen = np.zeros(reach.shape, dtype=bool)
+        tables = [form.private_keys(node, p) for p in range(n)]
+        for i, state in enumerate(self.states):
+            for p in range(n):
+                s = tables[p][state.information_state_key(p)]
+                if seen[p, s] and reach[p, s] != self.reach[i, p]:
+                    raise FormError(f"player {p}'s reach differs between histories of one private state")
+                reach[p, s], seen[p, s] = self.reach[i, p], True
+        return reach
+
+
+class RangeBeliefs:
+    """Per-player reach vectors over private states at a node of a factored form (see the
+    module docstring). Immutable: updates return new objects."""
+
+    def __init__(self, form: FactoredGame, node: int, reach: np.ndarray, outcomes: tuple[int, ...] = (),
+                 skipped_updates: int = 0):  # fmt: skip
+        self.form = form
+        self.node = node
+        self.reach = reach  # float[P, S]
+        self.outcomes = outcomes  # public chance outcomes on the way to the node
+        self.skipped_updates = skipped_updates
+
+    @classmethod
+    def initial(cls, form: FactoredGame) -> RangeBeliefs:
+        return cls(form, 0, np.ones((form.num_players, int(form.num_private.max()))))
+
+    @property
+    def num_players(self) -> int:
+        return self.form.num_players
+
+    def public_key(self) -> str:
+        return self.form.node_keys[self.node]
+
+    def deal_weights(self, reach: np.ndarray | None = None) -> np.ndarray:
+        """``prob(d) * prod_q reach[q, s_q(d)]`` for every listed deal consistent with the
+        node's public chance, 0 for the others."""
+        deals = self.form.deals.listed
+        reach = self.reach if reach is None else reach
+        rnd = self.form.node_round[self.node]
+        w = deals.prob.copy()
+        for k, outcome in enumerate(self.outcomes):
+            w[deals.public[:, k] != outcome] = 0.0
+        for q in range(self.num_players):
+            w *= reach[q, deals.private[:, q, rnd]]
+        return w
+
+    def marginal(self, form: FactoredGame, node: int, player: int) -> np.ndarray:
+        """``player``'s belief over their private states (card removal included)."""
+        w = self.deal_weights()
+        total = w.sum()
+        if total <= 0:
+            raise ZeroReachError(f"every deal of public state {self.public_key()!r} has probability 0")
+        rnd = self.form.node_round[self.node]
+        return np.bincount(self.form.deals.listed.private[:, player, rnd], weights=w / total, minlength=self.reach.shape[1])
+
+    def after_chance(self, next_public_key: str) -> RangeBeliefs:
+        """Move to the public state observed next: a public chance node's child, or nowhere
+        for private chance (the deal's probabilities already cover it)."""
+        form = self.form
+        if form.node_kind[self.node] == CHANCE_NODE:
+            start = form.child_start[self.node]
+            for k, child in enumerate(form.children(self.node)):
+                if form.node_keys[child] == next_public_key:
+                    label = int(form.edge_label[start + k])
+                    return RangeBeliefs(form, int(child), self.reach, self.outcomes + (label,), self.skipped_updates)
+            raise ZeroReachError(f"no outcome of {self.public_key()!r} leads to public state {next_public_key!r}")
+        if next_public_key == self.public_key():
+            return self
+        raise ValueError(f"public state {self.public_key()!r} is not a chance node")
+
+    def after_action(self, action: int, prob: ActionProb) -> RangeBeliefs:
+        """Bayes' rule for a public action: the actor's reach of each private state times the
+        profile's probability of the action there; private states that cannot occur at this
+        node get 0. As :meth:`PublicBeliefState.after_action` when the action has probability
+        0 everywhere."""
+        form = self.form
+        node = self.node
+        player = int(form.node_player[node])
+        if player < 0:
+            raise ValueError(f"public state {self.public_key()!r} is not a decision node")
+        labels = [int(a) for a in form.labels(node)]
+        child = int(form.children(node)[labels.index(int(action))])
+        reach = self.reach.copy()
+        for s in range(reach.shape[1]):
+            key = form.key_of(node, s)
+            reach[player, s] *= prob(key, player, action) if key is not None else 0.0
+        skipped = self.skipped_updates
+        if not self.deal_weights(reach).sum() > 0:
+            reach = self.reach.copy()
+            skipped += 1
+        return RangeBeliefs(form, child, reach, self.outcomes, skipped)
+
+    def root_reach(self, form: FactoredGame, node: int) -> np.ndarray:
+        """The reach vectors, 0 for private states no deal of this public state holds (the
+        public cards' card removal)."""
+        deals = self.form.deals.listed
+        consistent = self.deal_weights(np.ones_like(self.reach)) > 0
+        rnd = self.form.node_round[node]
+        possible = np.zeros(self.reach.shape, dtype=bool)
+        for q in range(self.num_players):
+            possible[q, deals.private[consistent, q, rnd]] = True
+        return np.where(possible, self.reach, 0.0)

@@ -1,213 +1,236 @@
 """Leaf values of depth-limited subgames: k continuation strategies per player.
 
 Supplement, "Leaf node values in imperfect-information subgames": at a leaf every player
-still in the hand chooses, once per information set and without seeing the others' choice,
-one of k continuation strategies for the rest of the game; Pluribus uses k = 4: the
-blueprint, and the blueprint with the probability of folding, of calling, or of every
-raise multiplied by 5 and renormalised. A leaf's value is therefore a table over the
-players' joint choices, ``values[c_0, ..., c_{n-1}, player]``.
+still in play chooses, once per information set and without seeing the others' choice, one
+of k continuation strategies for the rest of the game; Pluribus uses k = 4: the blueprint,
+and the blueprint with the probability of folding, of calling, or of every raise multiplied
+by 5 and renormalised. Other games bias their own action classes (``State.action_class``).
 
-:class:`ExactLeafValues` computes that table by walking the rest of the game (small games);
-:class:`SampledLeafValues` estimates it from seeded rollouts (large games: Pluribus samples
-rollouts with its compressed continuation strategies).
+Everything here works on the game's lossless factored form: :class:`ContinuationStrategies`
+holds every strategy's probabilities for every (node, private state), and a leaf's value is
+an array ``[joint choice, deal, player]`` over the listed deals (the deal fixes every chance
+outcome below the leaf). :class:`ExactLeafValues` computes it by a backward pass over the
+rest of the game; :class:`SampledLeafValues` estimates it from seeded rollouts (Pluribus
+samples rollouts with its compressed continuation strategies). Values depend only on the
+leaf and the blueprint, so each leaf is computed once.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from typing import Protocol
 
-import attrs
 import numpy as np
+from numba import njit
 
-from gamesolve.game.state import CHANCE, TERMINAL, State
-from gamesolve.search.adapter import CALL, FOLD, RAISE, LeafMapping, PokerAdapter, identity_mapping
+from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame, chance_paths, subtree_ends
+from gamesolve.game.terminals import terminal_value
+from gamesolve.rng import splitmix, stream
+from gamesolve.solve.mccfr_kernels import DealArrays, chance_child
 from gamesolve.search.policy import Policy
-
-BIASES = ("blueprint", "fold", "call", "raise")
-"""Pluribus' four continuation strategies, in the order the choice actions number them."""
-
-_BIASED_KIND = {"fold": FOLD, "call": CALL, "raise": RAISE}
+from gamesolve.solve.continuation import continuation_names
 
 
-@attrs.frozen(eq=False)
 class ContinuationStrategies:
-    """The blueprint and its biased variants.
+    """The blueprint and its biased variants at every (node, private state) of ``form``.
 
-    :ivar biases: names from :data:`BIASES`; ``k`` is their number (``BIASES[:k]``).
-    :ivar factor: the multiplier of the favoured action kind (paper: 5).
+    :ivar rows: ``float[k, total]``: strategy ``i``'s probabilities, one row of ``n_actions``
+        per (owner node, private state) at ``row_offset[owner] + state * n_actions``.
     """
 
-    blueprint: Policy
-    adapter: PokerAdapter
-    biases: tuple[str, ...] = BIASES
-    factor: float = 5.0
+    def __init__(self, form: FactoredGame, blueprint: Policy, k: int, factor: float = 5.0):
+        names = continuation_names(form.class_names)
+        if not 1 <= k <= len(names):
+            raise ValueError(f"k must be between 1 and {len(names)} for {form.game_name} (strategies: {', '.join(names)})")
+        self.form = form
+        self.names = names[:k]
+        self.k = k
+        self.factor = factor
+        n_states = int(form.num_private.max())
+        owners = (form.node_kind == DECISION) & (form.row_owner == np.arange(form.num_nodes))
+        sizes = np.where(owners, form.num_actions * n_states, 0).astype(np.int64)
+        self.row_offset = np.where(owners, np.cumsum(sizes) - sizes, -1).astype(np.int64)
+        base = np.zeros(int(sizes.sum()))
+        for node in np.flatnonzero(owners):
+            n_act = int(form.num_actions[node])
+            for s in range(n_states):
+                key = form.key_of(node, s)
+                row = self.row_offset[node] + s * n_act
+                base[row : row + n_act] = 1.0 / n_act if key is None else blueprint.action_probs(key, n_act)
+        self.rows = np.empty((k, len(base)))
+        self.rows[0] = base
+        for i in range(1, k):
+            self.rows[i] = self._biased(base, i - 1, owners, n_states)
 
-    @classmethod
-    def first(cls, k: int, blueprint: Policy, adapter: PokerAdapter, factor: float = 5.0) -> ContinuationStrategies:
-        if not 1 <= k <= len(BIASES):
-            raise ValueError(f"k must be between 1 and {len(BIASES)}, got {k}")
-        return cls(blueprint, adapter, BIASES[:k], factor)
+    def _biased(self, base: np.ndarray, cls: int, owners: np.ndarray, n_states: int) -> np.ndarray:
+        form = self.form
+        out = base.copy()
+        for node in np.flatnonzero(owners):
+            c0, n_act = form.child_start[node], int(form.num_actions[node])
+            boost = np.where(form.edge_class[c0 : c0 + n_act] == cls, self.factor, 1.0)
+            for s in range(n_states):
+                row = slice(self.row_offset[node] + s * n_act, self.row_offset[node] + (s + 1) * n_act)
+                p = base[row] * boost
+                total = p.sum()
+                out[row] = p / total if total > 0 else base[row]
+        return out
 
-    @property
-    def k(self) -> int:
-        return len(self.biases)
-
-    def probs(self, state: State, player: int) -> np.ndarray:
-        """``(k, actions)``: each continuation strategy's probabilities at ``state``."""
-        base = np.asarray(self.blueprint.probs(state, player), dtype=np.float64)
-        kinds = np.array(self.adapter.action_kinds(state)) if self.k > 1 else None
-        return np.stack([self._biased(base, kinds, bias) for bias in self.biases])
-
-    def strategy(self, index: int, state: State, player: int) -> np.ndarray:
-        """Continuation strategy ``index``'s probabilities at ``state`` (one row of :meth:`probs`)."""
-        base = np.asarray(self.blueprint.probs(state, player), dtype=np.float64)
-        bias = self.biases[index]
-        kinds = np.array(self.adapter.action_kinds(state)) if bias != "blueprint" else None
-        return self._biased(base, kinds, bias)
-
-    def _biased(self, base: np.ndarray, kinds: np.ndarray | None, bias: str) -> np.ndarray:
-        if bias == "blueprint":
-            return base
-        p = np.where(kinds == _BIASED_KIND[bias], base * self.factor, base)
-        total = p.sum()
-        return p / total if total > 0 else base
+    def probs(self, node: int, private: int) -> np.ndarray:
+        """``(k, actions)``: each continuation strategy's probabilities at (node, private state)."""
+        n_act = int(self.form.num_actions[node])
+        row = self.row_offset[self.form.row_owner[node]] + private * n_act
+        return self.rows[:, row : row + n_act]
 
 
 class LeafEvaluator(Protocol):
-    """Values of a leaf for every joint choice of continuation strategies."""
-
     k: int
 
-    def values(self, state: State) -> np.ndarray:
-        """``float[k, ..., k, players]`` (one axis per player; a player who has folded
-        makes no choice, and only index 0 of their axis is read)."""
+    def values(self, leaf: int, choosers: list[int]) -> np.ndarray:
+        """``float[k ** len(choosers), deals, players]``: the leaf's value on every listed deal
+        for every joint choice of the choosers (lexicographic, the first chooser slowest)."""
 
 
-class ExactLeafValues:
-    """Exact leaf values: the rest of the game, walked with every player's continuations.
+def joint_choices(k: int, choosers: list[int], num_players: int) -> np.ndarray:
+    """``int[k ** m, players]``: every joint choice, non-choosers at 0."""
+    combos = np.zeros((k ** len(choosers), num_players), dtype=np.int64)
+    for i, joint in enumerate(itertools.product(range(k), repeat=len(choosers))):
+        combos[i, choosers] = joint
+    return combos
 
-    One walk serves all ``k^n`` joint choices: the value array carries one axis per player
-    and a player's decision mixes their children along their own axis only.
-    """
 
-    def __init__(self, continuations: ContinuationStrategies, num_players: int,
-                 leaf_mapping: LeafMapping = identity_mapping):
+@njit(cache=True)
+def _exact(lo, hi, tree, term, deals, rows, row_offset, combos, out, v):
+    """Values at node ``lo`` for every consistent deal and joint choice: a backward pass over
+    the subtree ``lo..hi-1`` (preorder), chance following the deal's outcomes."""
+    n_players = out.shape[2]
+    for d in range(deals.private.shape[0]):
+        if deals.index[d] < 0:  # a deal inconsistent with the leaf's public chance
+            continue
+        for c in range(combos.shape[0]):
+            for node in range(hi - 1, lo - 1, -1):
+                i = node - lo
+                kind = tree.kind[node]
+                if kind == TERMINAL:
+                    for p in range(n_players):
+                        v[i, p] = terminal_value(term, node, p, deals.strength, deals.index, d)
+                    continue
+                if kind == CHANCE:
+                    j = chance_child(tree, deals, node, d) - lo
+                    for p in range(n_players):
+                        v[i, p] = v[j, p]
+                    continue
+                c0 = tree.child_start[node]
+                n_act = tree.child_start[node + 1] - c0
+                actor = tree.player[node]
+                row = row_offset[tree.row_owner[node]] + deals.private[d, actor, tree.round[node]] * n_act
+                for p in range(n_players):
+                    v[i, p] = 0.0
+                for a in range(n_act):
+                    w = rows[combos[c, actor], row + a]
+                    if w != 0.0:
+                        j = tree.child_list[c0 + a] - lo
+                        for p in range(n_players):
+                            v[i, p] += w * v[j, p]
+            for p in range(n_players):
+                out[c, d, p] = v[0, p]
+
+
+@njit(cache=True)
+def _sampled(lo, tree, term, deals, rows, row_offset, combos, rollouts, seed, out):
+    """Rollout estimates: from ``lo`` play every continuation strategy's sampled actions,
+    chance following the deal; rollout ``r`` of deal ``d`` reads the same random stream for
+    every joint choice (common random numbers: the choices' differences carry less noise)."""
+    n_players = out.shape[2]
+    for d in range(deals.private.shape[0]):
+        if deals.index[d] < 0:
+            continue
+        for c in range(combos.shape[0]):
+            for r in range(rollouts):
+                state = stream(seed, (np.uint64(lo) << np.uint64(32)) + np.uint64(d) * np.uint64(rollouts) + np.uint64(r))
+                node = lo
+                while True:
+                    kind = tree.kind[node]
+                    if kind == TERMINAL:
+                        for p in range(n_players):
+                            out[c, d, p] += terminal_value(term, node, p, deals.strength, deals.index, d) / rollouts
+                        break
+                    if kind == CHANCE:
+                        node = chance_child(tree, deals, node, d)
+                        continue
+                    c0 = tree.child_start[node]
+                    n_act = tree.child_start[node + 1] - c0
+                    actor = tree.player[node]
+                    row = row_offset[tree.row_owner[node]] + deals.private[d, actor, tree.round[node]] * n_act
+                    state, u = splitmix(state)
+                    choice = n_act - 1
+                    acc = 0.0
+                    for a in range(n_act - 1):
+                        acc += rows[combos[c, actor], row + a]
+                        if u < acc:
+                            choice = a
+                            break
+                    node = tree.child_list[c0 + choice]
+
+
+class _LeafValues:
+    """Shared by the exact and sampled evaluators: the form's arrays, a cache per leaf."""
+
+    def __init__(self, continuations: ContinuationStrategies):
         self.continuations = continuations
         self.k = continuations.k
-        self.num_players = num_players
-        self.leaf_mapping = leaf_mapping
+        form = continuations.form
+        self.form = form
+        self._tree = form.tree_arrays()
+        self._terminals = form.terminal_arrays()
+        self._ends = subtree_ends(form)
+        self._paths = chance_paths(form)
+        self._cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
         self.leaves_evaluated = 0
 
-    def values(self, state: State) -> np.ndarray:
-        self.leaves_evaluated += 1
-        n, k = self.num_players, self.k
-        v = self._walk(self.leaf_mapping(state))
-        return np.broadcast_to(v, (k,) * n + (n,)).copy()
+    def _deals(self, leaf: int) -> DealArrays:
+        """The listed deals, those inconsistent with the leaf's public chance marked -1."""
+        listed = self.form.deals.listed
+        path_of, start, members = self._paths
+        path = path_of[leaf]
+        index = np.full(listed.count, -1, dtype=np.int64)
+        consistent = members[start[path] : start[path + 1]]
+        index[consistent] = consistent
+        return DealArrays(listed.private, listed.public, listed.strength, index)
 
-    def _walk(self, state: State) -> np.ndarray:
-        n = self.num_players
-        player = state.current_player()
-        if player == TERMINAL:
-            return np.asarray(state.returns(), dtype=np.float64).reshape((1,) * n + (n,))
-        if player == CHANCE:
-            return sum(p * self._walk(state.child(a)) for a, p in state.chance_outcomes())
-        probs = self.continuations.probs(state, player)  # (k, A)
-        shape = [1] * (n + 1)
-        shape[player] = self.k
-        total = 0.0
-        for j, a in enumerate(state.legal_actions()):
-            w = probs[:, j]
-            if not w.any():
-                continue
-            total = total + w.reshape(shape) * self._walk(state.child(a))
-        return total
-
-
-class SampledLeafValues:
-    """Leaf values estimated by rollouts: the rest of the game is played ``rollouts`` times
-    per joint choice, chance and every player's continuation strategy sampled.
-
-    The rollouts of different joint choices share their random numbers (rollout ``r``
-    reads the same stream of uniforms whatever the choice), so the *differences* between
-    choices, which are what the players' leaf decisions weigh, carry less noise than the
-    values. The streams are seeded by ``seed`` and the leaf's history (every player's
-    information-state key), so a leaf's value does not depend on the order of evaluation.
-    """
-
-    _CHUNK = 32
-
-    def __init__(self, continuations: ContinuationStrategies, num_players: int, rollouts: int = 100,
-                 seed: int = 0, leaf_mapping: LeafMapping = identity_mapping):
-        if rollouts < 1:
-            raise ValueError(f"rollouts must be at least 1, got {rollouts}")
-        self.continuations = continuations
-        self.k = continuations.k
-        self.num_players = num_players
-        self.rollouts = rollouts
-        self.seed = seed
-        self.leaf_mapping = leaf_mapping
-        self.leaves_evaluated = 0
-
-    def values(self, state: State) -> np.ndarray:
-        self.leaves_evaluated += 1
-        n, k = self.num_players, self.k
-        start = self.leaf_mapping(state)
-        streams = [_UniformStream(self.seed, _history_digest(start, n), r, self._CHUNK) for r in range(self.rollouts)]
-        choosers = self.continuations.adapter.in_hand(start)
-        out = np.zeros((k,) * n + (n,))
-        for joint in itertools.product(range(k), repeat=len(choosers)):
-            choice = [0] * n
-            for p, c in zip(choosers, joint):
-                choice[p] = c
-            total = np.zeros(n)
-            for stream in streams:
-                total += self._rollout(start, choice, stream)
-            out[tuple(choice)] = total / self.rollouts
-        for p in range(n):  # a player out of the hand chooses nothing: copy index 0
-            if p not in choosers:
-                index = [slice(None)] * (n + 1)
-                index[p] = slice(0, 1)
-                out = np.broadcast_to(out[tuple(index)], out.shape).copy()
+    def values(self, leaf: int, choosers: list[int]) -> np.ndarray:
+        key = (int(leaf), tuple(choosers))
+        out = self._cache.get(key)
+        if out is None:
+            self.leaves_evaluated += 1
+            combos = joint_choices(self.k, choosers, self.form.num_players)
+            out = np.zeros((len(combos), self.form.deals.listed.count, self.form.num_players))
+            self._compute(int(leaf), self._deals(int(leaf)), combos, out)
+            self._cache[key] = out
         return out
 
-    def _rollout(self, state: State, choice: list[int], stream: _UniformStream) -> np.ndarray:
-        step = 0
-        while True:
-            player = state.current_player()
-            if player == TERMINAL:
-                return np.asarray(state.returns(), dtype=np.float64)
-            if player == CHANCE:
-                outcomes = state.chance_outcomes()
-                actions = [a for a, _ in outcomes]
-                probs = np.array([p for _, p in outcomes])
-            else:
-                actions = list(state.legal_actions())
-                probs = self.continuations.strategy(choice[player], state, player)
-            state = state.child(actions[_pick(probs, stream.uniform(step))])
-            step += 1
+
+class ExactLeafValues(_LeafValues):
+    """Exact leaf values: the rest of the game, walked with every player's continuations."""
+
+    def _compute(self, leaf, deals, combos, out):
+        hi = int(self._ends[leaf])
+        scratch = np.zeros((hi - leaf, self.form.num_players))
+        c = self.continuations
+        _exact(leaf, hi, self._tree, self._terminals, deals, c.rows, c.row_offset, combos, out, scratch)
 
 
-def _history_digest(state: State, num_players: int) -> int:
-    text = "\x1f".join([state.public_state_key()] + [state.information_state_key(p) for p in range(num_players)])
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+class SampledLeafValues(_LeafValues):
+    """Leaf values estimated by ``rollouts`` rollouts per deal and joint choice (seeded: the
+    same seed and leaf give the same values in any order of evaluation)."""
 
+    def __init__(self, continuations: ContinuationStrategies, rollouts: int = 100, seed: int = 0):
+        if rollouts < 1:
+            raise ValueError(f"rollouts must be at least 1, got {rollouts}")
+        super().__init__(continuations)
+        self.rollouts = rollouts
+        self.seed = seed
 
-def _pick(probs: np.ndarray, u: float) -> int:
-    cumulative = np.cumsum(probs)
-    return min(int(np.searchsorted(cumulative, u * cumulative[-1], side="right")), len(probs) - 1)
+    def _compute(self, leaf, deals, combos, out):
+        c = self.continuations
+        _sampled(leaf, self._tree, self._terminals, deals, c.rows, c.row_offset, combos, self.rollouts, np.uint64(self.seed), out)
 
-
-class _UniformStream:
-    """Rollout ``r``'s uniforms, drawn on demand in chunks from a generator of its own."""
-
-    def __init__(self, seed: int, digest: int, r: int, chunk: int):
-        self._rng = np.random.default_rng([seed, digest, r])
-        self._chunk = chunk
-        self._u = self._rng.random(chunk)
-
-    def uniform(self, i: int) -> float:
-        while i >= len(self._u):
-            self._u = np.concatenate([self._u, self._rng.random(self._chunk)])
-        return float(self._u[i])

@@ -19,6 +19,11 @@ state keys and its own information-state keys (it never reads other players' car
   leaves; then the root moves to the current public state (an extension: Algorithm 2 only
   moves it at new rounds because Pluribus' mid-round leaves lead to a re-search anyway).
 
+Beliefs come in two representations (``SearchConfig.beliefs``, :mod:`gamesolve.search.beliefs`):
+``range`` (per-player vectors over private states: what scales) and ``exact`` (every history
+enumerated: the check). Both feed the same subgame (cut from the game's lossless factored
+form) and solver, so they agree to rounding.
+
 Searches are pure functions of (root beliefs, added actions, frozen probabilities), so a
 :class:`SearchCache` shared by agents with one configuration memoises them; composing the
 agent's whole strategy for exact evaluation relies on that.
@@ -32,14 +37,17 @@ from collections.abc import Mapping
 import attrs
 import numpy as np
 
+from gamesolve.game.factored import CHANCE as CHANCE_NODE
+from gamesolve.game.factored import FactoredGame, FormError
 from gamesolve.game.state import CHANCE, Game, State
-from gamesolve.search.adapter import RAISE, ActionAbstraction, AllActions, LeafMapping, PokerAdapter, identity_mapping
-from gamesolve.search.beliefs import PublicBeliefState
-from gamesolve.search.leaves import BIASES, ContinuationStrategies, ExactLeafValues, LeafEvaluator, SampledLeafValues
+from gamesolve.search.abstraction import ActionAbstraction, AllActions
+from gamesolve.search.beliefs import PublicBeliefState, RangeBeliefs
+from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, LeafEvaluator, SampledLeafValues
 from gamesolve.search.policy import Policy
-from gamesolve.search.solve import MCCFRSubgameSolver, SearchResult, SizeDependentSolver, SubgameSolver, TabularSubgameSolver
-from gamesolve.search.subgame import DepthLimit, Subgame, SubgameSpec
+from gamesolve.search.solve import MCCFRSubgameSolver, SearchResult, SizeDependentSolver, SubgameSolver, VectorSubgameSolver
+from gamesolve.search.subgame import DepthLimit, SubgameSpec, build_subgame
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
+from gamesolve.solve.continuation import MAX_CONTINUATIONS
 
 
 @attrs.frozen
@@ -49,6 +57,7 @@ class SearchConfig:
     :ivar k: continuation strategies per player at leaves (1 = blueprint-valued leaves).
     :ivar depth: where leaves are (default: end of the betting round).
     :ivar iterations: Linear CFR iterations per search.
+    :ivar algorithm: the vector solver's preset (``lcfr``, ``dcfr``, ``cfr+``, ``cfr``).
     :ivar play: ``current`` (the final iteration, as Pluribus) or ``average``.
     :ivar first_round: ``search`` (search from the first decision) or ``blueprint``
         (Pluribus: play the blueprint in the first round unless an opponent goes off-tree).
@@ -56,18 +65,19 @@ class SearchConfig:
     :ivar search_rounds: betting rounds (0 = the first) in which the agent searches; None:
         all. In other rounds it keeps the last search's strategy where that covers the
         round, else the blueprint (beliefs still move with the root).
-    :ivar sampling_above: subgames with more nodes than this are solved by Linear MCCFR
-        (``mccfr_iterations``), as Pluribus does for large subgames; None: always
-        full-width (``iterations`` of ``algorithm``).
-    :ivar rollouts: leaf values from this many sampled rollouts per joint continuation
-        choice; None: exact leaf values (small games).
+    :ivar sampling_above: subgames with more public nodes than this are solved by Linear
+        MCCFR (``mccfr_iterations``), as Pluribus does for large subgames; None: always
+        vector CFR (``iterations`` of ``algorithm``).
+    :ivar rollouts: leaf values from this many sampled rollouts per deal and joint
+        continuation choice; None: exact leaf values (small games).
+    :ivar beliefs: ``range`` (vectors over private states) or ``exact`` (every history).
     :ivar seed: seed of the sampling solver and of the rollouts.
     """
 
     k: int = 4
     depth: DepthLimit = DepthLimit()
     iterations: int = 1000
-    algorithm: str = "lcfr"
+    algorithm: str = attrs.field(default="lcfr", validator=attrs.validators.in_(tuple(TABULAR_ALGORITHMS)))
     play: str = attrs.field(default="current", validator=attrs.validators.in_(("current", "average")))
     first_round: str = attrs.field(default="search", validator=attrs.validators.in_(("search", "blueprint")))
     bias_factor: float = 5.0
@@ -75,6 +85,7 @@ class SearchConfig:
     sampling_above: int | None = None
     mccfr_iterations: int = 100_000
     rollouts: int | None = None
+    beliefs: str = attrs.field(default="range", validator=attrs.validators.in_(("range", "exact")))
     seed: int = 0
 
     @classmethod
@@ -83,11 +94,12 @@ class SearchConfig:
         ``iterations``, ``algorithm``, ``play``, ``first_round``, ``bias_factor``, ``depth``
         (``round``, ``game``, or ``+``-joined ``round``, ``actions:N``, ``raises:N``),
         ``search_rounds`` (comma-separated, 0 = the first), ``sampling_above``,
-        ``mccfr_iterations``, ``rollouts``, ``seed``. :class:`ValueError` names a bad one."""
+        ``mccfr_iterations``, ``rollouts``, ``beliefs``, ``seed``. :class:`ValueError` names
+        a bad one."""
         known = {
             "k": int, "iterations": int, "algorithm": str, "play": str, "first_round": str, "bias_factor": float,
             "depth": _parse_depth, "search_rounds": lambda v: tuple(int(x) for x in v.split(",")),
-            "sampling_above": int, "mccfr_iterations": int, "rollouts": int, "seed": int,
+            "sampling_above": int, "mccfr_iterations": int, "rollouts": int, "beliefs": str, "seed": int,
         }  # fmt: skip
         values = {}
         for key, raw in options.items():
@@ -100,27 +112,28 @@ class SearchConfig:
         for key in ("k", "iterations", "mccfr_iterations", "rollouts"):
             if key in values and values[key] < 1:
                 raise ValueError(f"search option {key} must be at least 1, got {values[key]}")
-        if "k" in values and values["k"] > len(BIASES):
-            raise ValueError(f"search option k must be at most {len(BIASES)}, got {values['k']}")
-        if values.get("algorithm", "lcfr") not in TABULAR_ALGORITHMS:
-            raise ValueError(f"search option algorithm must be one of {', '.join(TABULAR_ALGORITHMS)}")
+        if "k" in values and values["k"] > MAX_CONTINUATIONS:
+            raise ValueError(f"search option k must be at most {MAX_CONTINUATIONS}, got {values['k']}")
+        if "bias_factor" in values and not values["bias_factor"] > 0:
+            raise ValueError(f"search option bias_factor must be positive, got {values['bias_factor']}")
+        if "sampling_above" in values and values["sampling_above"] < 0:
+            raise ValueError(f"search option sampling_above must be at least 0, got {values['sampling_above']}")
         try:
             return cls(**values)
         except ValueError as exc:  # attrs validators: keep their message only
             raise ValueError(f"search option {exc.args[0]}") from None
 
     def solver(self) -> SubgameSolver:
-        full_width = TabularSubgameSolver(self.iterations, self.algorithm)
+        full_width = VectorSubgameSolver(self.iterations, self.algorithm)
         if self.sampling_above is None:
             return full_width
         return SizeDependentSolver(full_width, MCCFRSubgameSolver(self.mccfr_iterations, self.seed), self.sampling_above)
 
-    def leaf_values(self, blueprint: Policy, adapter: PokerAdapter, num_players: int,
-                    leaf_mapping: LeafMapping = identity_mapping) -> LeafEvaluator:
-        continuations = ContinuationStrategies.first(self.k, blueprint, adapter, self.bias_factor)
+    def leaf_values(self, form: FactoredGame, blueprint: Policy) -> LeafEvaluator:
+        continuations = ContinuationStrategies(form, blueprint, self.k, self.bias_factor)
         if self.rollouts is None:
-            return ExactLeafValues(continuations, num_players, leaf_mapping)
-        return SampledLeafValues(continuations, num_players, self.rollouts, self.seed, leaf_mapping)
+            return ExactLeafValues(continuations)
+        return SampledLeafValues(continuations, self.rollouts, self.seed)
 
 
 def _parse_depth(text: str) -> DepthLimit:
@@ -138,13 +151,51 @@ def _parse_depth(text: str) -> DepthLimit:
     return DepthLimit(end_of_round=end_of_round, **limits)
 
 
+class SearchForm:
+    """The game's lossless factored form as the search walks it: nodes by public state key,
+    parents, and the public chance outcomes above each node."""
+
+    def __init__(self, form: FactoredGame):
+        if form.key_of is None or form.private_keys is None or not form.node_keys:
+            raise FormError(f"search needs the lossless form of {form.game_name} (the generic compiler's)")
+        self.form = form
+        self.node = {}
+        for node, key in enumerate(form.node_keys):
+            if self.node.setdefault(key, node) != node:
+                raise FormError(f"{form.game_name}: public state {key!r} names more than one node (a hidden action); search needs public states")
+        self.parent = np.full(form.num_nodes, -1, dtype=np.int64)
+        self.parent[form.child_list] = np.repeat(np.arange(form.num_nodes), form.num_actions)
+        self.edge_into = np.full(form.num_nodes, -1, dtype=np.int64)
+        self.edge_into[form.child_list] = np.arange(len(form.child_list))
+
+    def of(self, state: State) -> int:
+        return self.node[state.public_state_key()]
+
+    def outcomes(self, node: int) -> tuple[int, ...]:
+        out = []
+        while self.parent[node] >= 0:
+            if self.form.node_kind[self.parent[node]] == CHANCE_NODE:
+                out.append(int(self.form.edge_label[self.edge_into[node]]))
+            node = int(self.parent[node])
+        return tuple(reversed(out))
+
+    def child(self, node: int, action: int) -> int:
+        labels = [int(a) for a in self.form.labels(node)]
+        return int(self.form.children(node)[labels.index(int(action))])
+
+    def actions(self, key: str) -> list[int]:
+        """The legal actions at information set ``key`` (its node's labels)."""
+        return [int(a) for a in self.form.labels(self.form.locate(key)[0])]
+
+
 class SearchCache:
-    """Memoised searches and root beliefs, shared by agents of one game, blueprint,
-    abstraction and configuration."""
+    """Memoised searches, root beliefs and leaf values, shared by agents of one game,
+    blueprint, abstraction and configuration."""
 
     def __init__(self):
         self.searches: dict = {}
         self.roots: dict = {}
+        self.leaf_values: dict = {}
         self.solves = 0
 
 
@@ -160,31 +211,38 @@ class SearchAgent:
     :meth:`policy` / :meth:`act` when it is the agent's turn.
     """
 
-    def __init__(self, game: Game, blueprint: Policy, adapter: PokerAdapter, seat: int,
+    def __init__(self, game: Game, blueprint: Policy, form: FactoredGame | SearchForm, seat: int,
                  config: SearchConfig = SearchConfig(), abstraction: ActionAbstraction | None = None,
-                 leaf_mapping: LeafMapping = identity_mapping, solver: SubgameSolver | None = None,
-                 leaf_values: LeafEvaluator | None = None, cache: SearchCache | None = None):
+                 solver: SubgameSolver | None = None, leaf_values: LeafEvaluator | None = None,
+                 cache: SearchCache | None = None):  # fmt: skip
         self.game = game
         self.blueprint = blueprint
-        self.adapter = adapter
+        self.search_form = form if isinstance(form, SearchForm) else SearchForm(form)
+        self.form = self.search_form.form
         self.seat = seat
         self.config = config
         self.abstraction = abstraction if abstraction is not None else AllActions()
         self.solver = solver or config.solver()
-        if leaf_values is None and not config.depth.unlimited:
-            leaf_values = config.leaf_values(blueprint, adapter, game.num_players, leaf_mapping)
-        self.leaf_values = leaf_values
         self.cache = cache if cache is not None else SearchCache()
+        if leaf_values is None and not config.depth.unlimited:
+            key = ("leaves", config.k, config.bias_factor, config.rollouts, config.seed)
+            leaf_values = self.cache.leaf_values.get(key)
+            if leaf_values is None:
+                leaf_values = self.cache.leaf_values[key] = config.leaf_values(self.form, blueprint)
+        self.leaf_values = leaf_values
         self.new_hand()
 
     # -- hand state ---------------------------------------------------------------------
     def new_hand(self) -> None:
-        self.root = PublicBeliefState.initial(self.game)  # G_root with its beliefs
+        if self.config.beliefs == "exact":
+            self.root = PublicBeliefState.initial(self.game)  # G_root with its beliefs
+        else:
+            self.root = RangeBeliefs.initial(self.form)
         self.root_key: tuple = ("start",)
         self.root_round = -1
         self.first_round = None
         self.events: list[tuple[str, object]] = []  # public events since the root
-        self.added: set[tuple[str, int]] = set()
+        self.added: set[tuple[str, int]] = set()  # (public state key, action)
         self.frozen: dict[str, dict[int, float]] = {}
         self.sigma: SearchResult | None = None
         self.sigma_key: tuple = ("blueprint",)
@@ -200,21 +258,26 @@ class SearchAgent:
         return other
 
     # -- the profile sigma --------------------------------------------------------------
-    def _blueprint_distribution(self, state: State, player: int) -> dict[int, float]:
-        probs = self.blueprint.probs(state, player)
-        return {int(a): float(p) for a, p in zip(state.legal_actions(), probs)}
+    def _blueprint_distribution(self, key: str) -> dict[int, float]:
+        actions = self.search_form.actions(key)
+        probs = self.blueprint.action_probs(key, len(actions))
+        return {a: float(p) for a, p in zip(actions, probs)}
 
-    def _sigma_prob(self, state: State, player: int, action: int) -> float:
-        key = state.information_state_key(player)
+    def _sigma_prob(self, key: str, player: int, action: int) -> float:
+        """The profile sigma's probability of ``action`` at ``key``: the searcher's frozen
+        probabilities, else the latest search's average, else the blueprint."""
         if player == self.seat and key in self.frozen:
             return self.frozen[key].get(int(action), 0.0)
-        if self.sigma is not None and key in self.sigma.average:
-            return self.sigma.average.action_prob(key, action)
-        return self._blueprint_distribution(state, player).get(int(action), 0.0)
+        if self.sigma is not None:
+            dist = self.sigma.distribution(key, "average")
+            if dist is not None:
+                return dist.get(int(action), 0.0)
+        return self._blueprint_distribution(key).get(int(action), 0.0)
 
     def _offered(self, state: State) -> set[int]:
         key = state.public_state_key()
-        return set(self.abstraction.actions(state)) | {a for (k, a) in self.added if k == key}
+        node = self.search_form.node[key]
+        return set(self.abstraction.offered(self.form, node)) | {a for (k, a) in self.added if k == key}
 
     # -- Algorithm 2 ----------------------------------------------------------------------
     def observe(self, state: State, action: int) -> None:
@@ -244,13 +307,11 @@ class SearchAgent:
             self._search("first decision")
         elif self.sigma is not None and self._beyond_leaves():
             self._move_root("past the leaves")
-        table = None
+        dist = None
         if self.sigma is not None:
-            table = self.sigma.current if self.config.play == "current" else self.sigma.average
-        if table is not None and key in table:
-            dist = table.distribution(key)
-        else:  # blueprint round, or a hand the search gave probability 0 (never played)
-            dist = self._blueprint_distribution(state, self.seat)
+            dist = self.sigma.distribution(key, self.config.play)
+        if dist is None:  # blueprint round, or a hand the search gave probability 0 (never played)
+            dist = self._blueprint_distribution(key)
         self.frozen[key] = dist
         return dict(dist)
 
@@ -273,22 +334,24 @@ class SearchAgent:
             return True
         if d.raises is None:
             return False
-        # Count raises by replaying the public events on one history of the root.
-        raises, state = 0, self.root.representative
+        # Count raises by replaying the public events from the root's node.
+        sf = self.search_form
+        raise_class = self.form.class_names.index("raise")
+        raises, node = 0, sf.node[self.root.public_key()]
         for kind, x in self.events:
             if kind == "action":
-                raises += self.adapter.classify(state, x)[0] == RAISE
-                state = state.child(x)
+                child = sf.child(node, x)
+                raises += int(self.form.edge_class[sf.edge_into[child]] == raise_class)
+                node = child
             else:
-                state = next(state.child(a) for a, _ in state.chance_outcomes()
-                             if state.child(a).public_state_key() == x)
+                node = sf.node[x]
         return raises >= d.raises
 
     def _check_new_round(self, child: State) -> None:
         """CHECKNEWROUND (lines 16-19): a decision node of a later round becomes the root."""
         if child.current_player() < 0:
             return
-        r = self.adapter.betting_round(child)
+        r = int(self.form.node_round[self.search_form.of(child)])
         if r <= self.root_round:
             return
         if self.first_round is None:
@@ -299,7 +362,7 @@ class SearchAgent:
         # Frozen probabilities change the beliefs only where they differ from sigma's average
         # (with play="average" they never do, and hands then share their searches).
         frozen = {k: d for k, d in self.frozen.items()
-                  if self.sigma is None or k not in self.sigma.average or d != self.sigma.average.distribution(k)}
+                  if self.sigma is None or self.sigma.distribution(k, "average") != d}
         key = (self.root_key, self.sigma_key, _frozen_key(frozen), tuple(self.events))
         root = self.cache.roots.get(key)
         if root is None:
@@ -324,12 +387,17 @@ class SearchAgent:
         key = (self.config, self.solver, self.root_key, tuple(sorted(self.added)), self.seat if frozen_key else -1, frozen_key)
         result = self.cache.searches.get(key)
         if result is None:
+            sf = self.search_form
+            node = sf.node[self.root.public_key()]
+            frozen = {}
+            for info_key, dist in self.frozen.items():
+                frozen[self.form.locate(info_key)] = dict(dist)
             spec = SubgameSpec(
-                root=self.root, adapter=self.adapter, abstraction=self.abstraction, depth=self.config.depth,
-                leaf_values=self.leaf_values, added=frozenset(self.added),
-                frozen={k: dict(v) for k, v in self.frozen.items()}, frozen_player=self.seat,
-            )
-            result = self.solver.solve(Subgame(spec))
+                form=self.form, root=node, root_reach=self.root.root_reach(self.form, node), outcomes=sf.outcomes(node),
+                abstraction=self.abstraction, depth=self.config.depth, leaf_values=self.leaf_values,
+                added=frozenset((sf.node[k], a) for k, a in self.added), frozen=frozen,
+            )  # fmt: skip
+            result = self.solver.solve(build_subgame(spec))
             self.cache.searches[key] = result
             self.cache.solves += 1
         self.sigma, self.sigma_key = result, key

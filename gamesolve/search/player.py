@@ -1,9 +1,11 @@
 """Agents for matches that play a stored policy: as it is (``policy``), or as the blueprint of
 real-time search (``search``, Algorithm 2 via :class:`~gamesolve.search.nested.SearchAgent`).
 
-Both work for any game small enough for the explicit compiler (the stored policy is read
-onto the game's explicit tree); ``search`` also needs the game's plugin to answer
-``gamesolve_search_adapter``. Registered by the core like any plugin's agents::
+Both work for any game small enough for the explicit compiler and read any stored strategy:
+a policy store (``gamesolve solve --out`` of a tabular or vector solver, or the ``policy``
+of an MCCFR store) or a blueprint strategy store (read through the factored form it was
+trained on). ``search`` searches over the game's lossless factored form. Registered by the
+core like any plugin's agents::
 
     gamesolve solve --game leduc -p abstraction=coarse --algo mccfr-p --iterations 1000000 --out bp
     gamesolve match --game leduc --agents search:store=bp,policy:store=bp --hands 20000
@@ -22,9 +24,8 @@ import numpy as np
 from gamesolve.agents import Agent, AgentSpec, hand_seed
 from gamesolve.game.state import Game, State
 from gamesolve.hookspecs import hookimpl
-from gamesolve.search.adapter import PokerAdapter
-from gamesolve.search.nested import SearchAgent, SearchCache, SearchConfig
-from gamesolve.search.policy import Policy, TabularPolicy
+from gamesolve.search.nested import SearchAgent, SearchCache, SearchConfig, SearchForm
+from gamesolve.search.policy import Policy, StoredPolicy, TabularPolicy
 
 
 class PolicyPlayer(Agent):
@@ -52,10 +53,10 @@ class SearchPlayer(Agent):
 
     name = "search"
 
-    def __init__(self, game: Game, blueprint: Policy, adapter: PokerAdapter, config: SearchConfig, seed: int = 0):
+    def __init__(self, game: Game, blueprint: Policy, form: SearchForm, config: SearchConfig, seed: int = 0):
         self.game = game
         self.blueprint = blueprint
-        self.adapter = adapter
+        self.form = form
         self.config = config
         self.seed = seed
         self.cache = SearchCache()
@@ -66,9 +67,7 @@ class SearchPlayer(Agent):
     def new_hand(self, seat: int, hand: int) -> None:
         agent = self._by_seat.get(seat)
         if agent is None:
-            agent = self._by_seat[seat] = SearchAgent(
-                self.game, self.blueprint, self.adapter, seat, self.config, cache=self.cache
-            )
+            agent = self._by_seat[seat] = SearchAgent(self.game, self.blueprint, self.form, seat, self.config, cache=self.cache)
         agent.new_hand()
         self.agent = agent
         self.rng = np.random.default_rng(hand_seed(self.seed, hand))
@@ -80,16 +79,30 @@ class SearchPlayer(Agent):
         return self.agent.act(state, self.rng)
 
 
-def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None) -> TabularPolicy:
-    """The policy of a policy store, read onto ``game``'s explicit tree."""
-    from gamesolve.game.compile import compiled_tree
+def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None) -> Policy:
+    """The strategy in ``store``: a policy store read onto ``game``'s explicit tree, or a
+    blueprint strategy store read through the factored form it was trained on."""
+    from pathlib import Path
+
+    from gamesolve.game.compile import compiled_tree, factored_form
     from gamesolve.store.policy_store import read_policy
+    from gamesolve.store.strategy_store import StrategyStore, is_strategy_store
 
     if not store:
-        raise ValueError("needs store=PATH (a policy store, e.g. from `gamesolve solve --out PATH`)")
+        raise ValueError("needs store=PATH (a policy or strategy store, e.g. from `gamesolve solve --out PATH`)")
     if which not in ("average", "current"):
         raise ValueError(f"policy must be 'average' or 'current', got {which!r}")
-    stored = read_policy(store)  # before compiling: a wrong store fails fast
+    if is_strategy_store(store):
+        blueprint = StrategyStore(store)  # before compiling: a wrong store fails fast
+        if blueprint.attrs.get("game") != game.name:
+            raise ValueError(f"{store} holds a blueprint for {blueprint.attrs.get('game')}, not {game.name}")
+        if which != "average":
+            raise ValueError("a blueprint strategy store holds the average strategy only (policy=average)")
+        form = factored_form(game, plugins, options={k: v for k, v in blueprint.attrs["params"].items() if k == "preset"})
+        if form.num_nodes != len(blueprint.node_kind) or form.locate is None:
+            raise ValueError(f"{store} was trained on another form of {game.describe()}")
+        return StoredPolicy(blueprint, form.locate)
+    stored = read_policy(Path(store))  # before compiling: a wrong store fails fast
     if stored.game != game.name:
         raise ValueError(f"{store} holds a policy for {stored.game}, not {game.name}")
     tree = compiled_tree(game, plugins)
@@ -103,11 +116,11 @@ def make_policy_player(game: Game, seed: int, plugins: Any = None, store: str | 
 
 def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | None = None,
                        policy: str = "average", **options: str) -> SearchPlayer:
+    from gamesolve.game.factored_compiler import compile_factored
+
     config = SearchConfig.from_options(options)
-    adapter = plugins.hook.gamesolve_search_adapter(game=game) if plugins is not None else None
-    if adapter is None:
-        raise ValueError(f"no plugin supports real-time search for {game.name}")
-    return SearchPlayer(game, stored_policy(game, store, policy, plugins), adapter, config, seed)
+    blueprint = stored_policy(game, store, policy, plugins)
+    return SearchPlayer(game, blueprint, SearchForm(compile_factored(game)), config, seed)
 
 
 @hookimpl

@@ -1,15 +1,15 @@
-"""Strategies as the search code reads them: keyed by information-state key.
+"""Strategies as search and agents read them: by the game's information-state key.
 
-The search never sees a solver's internal layout. A :class:`Policy` answers "what are
-``player``'s action probabilities at this history", aligned with ``state.legal_actions()``;
-a blueprint (from any trainer), the continuation strategies and the result of a search are
-all read through it. Keys are the game's own information-state keys, so the same code runs
-for Leduc (an exact table) and NLTH (a lookup through the card and action abstraction).
+One :class:`Policy` interface reads every strategy (DESIGN.md, principle 2): a tabular
+policy (a solved small game, or a policy store), a blueprint in a zarr strategy store (read
+through the factored form it was trained on, whose ``locate`` maps a key to its row), and
+the result of a search. The search never sees a solver's layout; it asks for a key's
+probabilities, aligned with the legal actions of the history the key belongs to.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -22,11 +22,24 @@ from gamesolve.game.state import State
 class Policy(Protocol):
     """A behaviour strategy profile."""
 
+    def action_probs(self, key: str, num_actions: int) -> np.ndarray:
+        """The probabilities at information set ``key`` (``num_actions`` legal actions)."""
+
     def probs(self, state: State, player: int) -> np.ndarray:
         """``player``'s action probabilities at ``state``, aligned with ``state.legal_actions()``."""
 
 
-class TabularPolicy:
+class KeyedPolicy:
+    """:meth:`Policy.probs` from :meth:`Policy.action_probs`."""
+
+    def action_probs(self, key: str, num_actions: int) -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def probs(self, state: State, player: int) -> np.ndarray:
+        return self.action_probs(state.information_state_key(player), len(state.legal_actions()))
+
+
+class TabularPolicy(KeyedPolicy):
     """A profile stored as ``{infoset key: probabilities over the legal actions}``."""
 
     def __init__(self, table: Mapping[str, np.ndarray]):
@@ -38,40 +51,33 @@ class TabularPolicy:
         start = tree.infoset_slot_start
         return cls({key: np.array(slots[start[i] : start[i + 1]]) for i, key in enumerate(tree.infoset_keys)})
 
-    def probs(self, state: State, player: int) -> np.ndarray:
-        key = state.information_state_key(player)
+    def action_probs(self, key: str, num_actions: int) -> np.ndarray:
         try:
-            return self.table[key]
+            probs = self.table[key]
         except KeyError:
             raise KeyError(f"the policy has no entry for information set {key!r}") from None
+        if len(probs) != num_actions:
+            raise ValueError(f"information set {key!r}: the policy has {len(probs)} actions, the game {num_actions}")
+        return probs
 
 
-class StrategyTable:
-    """A strategy over *chosen* actions: ``{key: (actions, probabilities)}``.
+class StoredPolicy(KeyedPolicy):
+    """A blueprint in a zarr strategy store (:class:`~gamesolve.store.strategy_store.StrategyStore`),
+    read through ``locate`` (information-state key -> (node, private state) of the factored
+    form it was trained on). Rows the training never reached play uniformly."""
 
-    A subgame's action abstraction may offer fewer actions than the rules allow, so a
-    search result names its actions explicitly; an action it does not list has probability 0.
-    """
+    def __init__(self, store, locate: Callable[[str], tuple[int, int]]):
+        self.store = store
+        self.locate = locate
 
-    def __init__(self, entries: Mapping[str, tuple[Sequence[int], np.ndarray]] | None = None):
-        self.entries: dict[str, tuple[tuple[int, ...], np.ndarray]] = {
-            k: (tuple(int(a) for a in acts), np.asarray(p, dtype=np.float64)) for k, (acts, p) in (entries or {}).items()
-        }
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.entries
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def distribution(self, key: str) -> dict[int, float]:
-        actions, probs = self.entries[key]
-        return {a: float(p) for a, p in zip(actions, probs)}
-
-    def action_prob(self, key: str, action: int) -> float:
-        return self.distribution(key).get(int(action), 0.0)
+    def action_probs(self, key: str, num_actions: int) -> np.ndarray:
+        node, private = self.locate(key)
+        probs = self.store.probabilities(node, private)
+        if len(probs) != num_actions:
+            raise ValueError(f"information set {key!r}: the blueprint has {len(probs)} actions, the game {num_actions}")
+        return probs
 
 
-def aligned(distribution: Mapping[int, float], legal: Sequence[int]) -> np.ndarray:
+def aligned(distribution: Mapping[int, float], legal) -> np.ndarray:
     """A ``{action: probability}`` map as a vector over ``legal`` (missing actions get 0)."""
     return np.array([distribution.get(int(a), 0.0) for a in legal], dtype=np.float64)

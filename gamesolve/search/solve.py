@@ -1,14 +1,14 @@
-"""Solving a subgame with the core's CFR kernels.
+"""Solving a subgame with the core's solvers.
 
 Supplement, "Further details of the real-time search algorithm": Pluribus solves subgames
 with Linear CFR (vector form on small subgames, Monte Carlo Linear CFR on large or early
 ones), *plays* the strategy of the final iteration, and updates the profile ``sigma`` used
 for later beliefs with the weighted average. A :class:`SearchResult` carries both.
 
-:class:`TabularSubgameSolver` compiles the subgame to an explicit tree and runs
-:class:`~gamesolve.solve.cfr.TabularCFR` (Linear CFR by default); :class:`MCCFRSubgameSolver`
-runs external-sampling Linear MCCFR (:mod:`gamesolve.solve.explicit_mccfr`) on the same
-tree, for subgames whose full-width iterations are too expensive.
+:class:`VectorSubgameSolver` runs :class:`~gamesolve.solve.vcfr.VectorCFR` (Linear CFR by
+default) with the root's reach vectors; :class:`MCCFRSubgameSolver` runs the MCCFR trainer
+(external sampling, linear discounting) with the root's deal weights; both keep the frozen
+information sets fixed.
 """
 
 from __future__ import annotations
@@ -18,91 +18,103 @@ from typing import Protocol
 import attrs
 import numpy as np
 
-from gamesolve.game.explicit_tree import ExplicitTree, compile_explicit_tree
-from gamesolve.search.policy import StrategyTable
 from gamesolve.search.subgame import Subgame
-from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
-from gamesolve.solve.explicit_mccfr import ExplicitLinearMCCFR
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS
+from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
+from gamesolve.solve.vcfr import VectorCFR
 
 
 @attrs.frozen(eq=False)
 class SearchResult:
-    """A solved subgame: ``average`` (for beliefs) and ``current`` (final iteration, to play)."""
+    """A solved subgame: ``average`` (for beliefs) and ``current`` (final iteration, to play)
+    rows, read by the game's information-state keys."""
 
-    root_key: str
-    average: StrategyTable
-    current: StrategyTable
+    subgame: Subgame
+    average: np.ndarray
+    current: np.ndarray
+    row_offset: np.ndarray  # first row entry of each subgame node's rows (row owners), -1 elsewhere
+    support: np.ndarray  # bool[n, S]: (node, private state) that occur given the root's beliefs
     iterations: int
-    tree_size: dict[str, int]
+
+    @property
+    def root_key(self) -> str:
+        return self.subgame.spec.form.node_keys[self.subgame.spec.root]
+
+    def tree_size(self) -> dict[str, int]:
+        return self.subgame.form.summary()
+
+    def distribution(self, key: str, which: str = "average") -> dict[int, float] | None:
+        """``{action: probability}`` at the game's information set ``key``, or None where the
+        subgame does not cover it (outside the subgame, or never reached given the beliefs)."""
+        node, private = self.subgame.spec.form.locate(key)
+        sub = self.subgame.node_of.get(node)
+        if sub is None or not self.support[sub, private]:
+            return None
+        form = self.subgame.form
+        offset = self.row_offset[form.row_owner[sub]]
+        if offset < 0:
+            return None
+        n_act = int(form.num_actions[sub])
+        rows = self.average if which == "average" else self.current
+        probs = rows[offset + private * n_act : offset + (private + 1) * n_act]
+        return {int(a): float(p) for a, p in zip(form.labels(sub), probs)}
 
 
 class SubgameSolver(Protocol):
     def solve(self, subgame: Subgame) -> SearchResult: ...
 
 
-def _table(tree: ExplicitTree, slots: np.ndarray) -> StrategyTable:
-    start = tree.infoset_slot_start
-    return StrategyTable({
-        key: (tree.slot_action[start[i] : start[i + 1]], slots[start[i] : start[i + 1]])
-        for i, key in enumerate(tree.infoset_keys)
-    })
-
-
-def _result(subgame: Subgame, tree: ExplicitTree, solver, iterations: int) -> SearchResult:
-    return SearchResult(
-        root_key=subgame.spec.root.public_key(),
-        average=_table(tree, solver.average_policy()),
-        current=_table(tree, solver.current_policy()),
-        iterations=iterations,
-        tree_size=tree.summary(),
-    )
-
-
 @attrs.frozen
-class TabularSubgameSolver:
-    """Linear CFR (or another preset of the tabular family) on the compiled subgame."""
+class VectorSubgameSolver:
+    """Vector-form CFR (Linear CFR or another preset of the tabular family) on the subgame."""
 
     iterations: int = 1000
     algorithm: str = "lcfr"
-    max_nodes: int = 5_000_000
 
     def solve(self, subgame: Subgame) -> SearchResult:
-        return self.solve_tree(subgame, compile_explicit_tree(subgame, max_nodes=self.max_nodes))
-
-    def solve_tree(self, subgame: Subgame, tree: ExplicitTree) -> SearchResult:
-        cfr = TabularCFR(tree, TABULAR_ALGORITHMS[self.algorithm])
-        cfr.run(self.iterations)
-        return _result(subgame, tree, cfr, self.iterations)
+        solver = VectorCFR(
+            subgame.form, TABULAR_ALGORITHMS[self.algorithm], root_reach=subgame.spec.root_reach, frozen=subgame.frozen
+        )
+        solver.run(self.iterations)
+        return SearchResult(
+            subgame, solver.average_rows(), solver.current_rows(), solver.row_offset, subgame.support(), self.iterations
+        )
 
 
 @attrs.frozen
 class MCCFRSubgameSolver:
-    """External-sampling Linear MCCFR on the compiled subgame, seeded (same seed, same
-    subgame: same result)."""
+    """External-sampling Linear MCCFR on the subgame: deals sampled by their root weights,
+    regrets and averages discounted Linear-CFR style at a hundred intervals of the run; seeded
+    (same seed, same subgame: same result)."""
 
     iterations: int = 100_000
     seed: int = 0
-    max_nodes: int = 5_000_000
 
     def solve(self, subgame: Subgame) -> SearchResult:
-        return self.solve_tree(subgame, compile_explicit_tree(subgame, max_nodes=self.max_nodes))
-
-    def solve_tree(self, subgame: Subgame, tree: ExplicitTree) -> SearchResult:
-        mccfr = ExplicitLinearMCCFR(tree, self.seed)
-        mccfr.run(self.iterations)
-        return _result(subgame, tree, mccfr, self.iterations)
+        weights = subgame.root_weights()
+        form = attrs.evolve(subgame.form, deals=subgame.form.deals.listed.reweighted(weights))
+        interval = max(1, self.iterations // 100)
+        config = MCCFRConfig(
+            prune=False, average="sampled", discount_interval=str(interval), lcfr_threshold=str(self.iterations + 1),
+            prune_threshold="off", strategy_interval="off", snapshot_interval="off", snapshot_start="off",
+        )  # fmt: skip
+        trainer = MCCFRTrainer(form, config, seed=self.seed, frozen=subgame.frozen)
+        trainer.run(iterations=self.iterations)
+        offsets = trainer.node_offset.astype(np.int64)
+        return SearchResult(
+            subgame, trainer.average_rows(), trainer.current_rows(), offsets, subgame.support(), self.iterations
+        )
 
 
 @attrs.frozen
 class SizeDependentSolver:
     """Pluribus' choice: full-width Linear CFR for small subgames, Linear MCCFR for those
-    with more than ``sampling_above`` nodes."""
+    with more than ``sampling_above`` public nodes."""
 
-    full_width: TabularSubgameSolver
+    full_width: VectorSubgameSolver
     sampling: MCCFRSubgameSolver
     sampling_above: int
 
     def solve(self, subgame: Subgame) -> SearchResult:
-        tree = compile_explicit_tree(subgame, max_nodes=max(self.full_width.max_nodes, self.sampling.max_nodes))
-        chosen = self.sampling if tree.num_nodes > self.sampling_above else self.full_width
-        return chosen.solve_tree(subgame, tree)
+        chosen = self.sampling if subgame.form.num_nodes > self.sampling_above else self.full_width
+        return chosen.solve(subgame)

@@ -1,21 +1,20 @@
-"""Depth-limited imperfect-information subgames as small games of their own.
+"""Depth-limited imperfect-information subgames, built as factored games of their own.
 
-A :class:`Subgame` is a :class:`~gamesolve.game.state.Game`, so the core compiles it to an
-explicit tree and solves it with the ordinary CFR kernels (no search-only solver code):
+A :class:`Subgame` is cut out of the game's lossless factored form, so the core's vector
+CFR and MCCFR solve it with no search-only solver code:
 
-* its root is a chance node over the histories of the root public state, weighted by
-  their normalised reach (supplement, "Structure of imperfect-information subgames");
-* below it the real game is played with the subgame's action abstraction (plus any action
-  the nested search added, Algorithm 2 lines 5-7);
-* a history where the depth limit is reached is a *leaf*: each player still in the hand
-  then chooses one of k continuation strategies at a decision node whose information set
-  is the player's own information set at the leaf (suffixed ``|continuation:<player>``), so nobody
-  sees the others' choice and the choice is the same across histories the player cannot
-  tell apart; a terminal with the leaf's exact continuation value follows (supplement,
-  "Leaf node values in imperfect-information subgames");
-* an information set whose probabilities are *frozen* (the searcher's own earlier actions
-  in this round with its actual hand, Algorithm 2 line 13) becomes a chance node with
-  those probabilities: the solver cannot change it, and everyone else best-responds to it.
+* its root is a node of the form (the public state at the start of the betting round) with
+  every player's reach over their private states (supplement, "Structure of
+  imperfect-information subgames": the root's histories weighted by their reach);
+* below it the game is played with the subgame's action abstraction, plus any action the
+  nested search added (Algorithm 2, lines 5-7);
+* at a *leaf* (the depth limit) every player still in play chooses one of k continuation
+  strategies: a chain of decision nodes, one per chooser, whose nodes share a chooser's
+  table rows (nobody sees the others' choice, and the choice depends only on the chooser's
+  own information set), ending in table terminals holding the leaf's value on every deal for
+  that joint choice (supplement, "Leaf node values in imperfect-information subgames");
+* information sets whose probabilities are *frozen* (the searcher's own earlier actions in
+  this round with its actual hand, Algorithm 2 line 13) are fixed for the solver.
 """
 
 from __future__ import annotations
@@ -25,19 +24,17 @@ from collections.abc import Mapping
 import attrs
 import numpy as np
 
-from gamesolve.game.state import CHANCE, TERMINAL, Game, State
-from gamesolve.search.adapter import RAISE, ActionAbstraction, PokerAdapter
-from gamesolve.search.beliefs import PublicBeliefState
+from gamesolve.game.deals import ListedDeals
+from gamesolve.game.factored import DECISION, TABLE, TERMINAL, FactoredGame, chance_paths
+from gamesolve.search.abstraction import ActionAbstraction
 from gamesolve.search.leaves import LeafEvaluator
-
-CONTINUATION_SUFFIX = "|continuation"
 
 
 @attrs.frozen
 class DepthLimit:
     """Where a subgame's leaves are.
 
-    :ivar end_of_round: leaves at the first history of the next betting round.
+    :ivar end_of_round: leaves at the first history of the next round (its public chance).
     :ivar actions: also a leaf after this many actions below the root (None: no limit).
     :ivar raises: also a leaf right after this many raises below the root (Pluribus on the
         second round with more than two players: "immediately after the second raise").
@@ -68,161 +65,252 @@ class DepthLimit:
 
 @attrs.frozen(eq=False)
 class SubgameSpec:
-    """Everything that defines one subgame (also the cache key's ingredients)."""
+    """Everything that defines one subgame."""
 
-    root: PublicBeliefState
-    adapter: PokerAdapter
+    form: FactoredGame  # the game's lossless factored form
+    root: int  # node of ``form``
+    root_reach: np.ndarray  # float[P, S]: every player's reach over private states at the root
+    outcomes: tuple[int, ...]  # the public chance outcomes above the root
     abstraction: ActionAbstraction
     depth: DepthLimit
     leaf_values: LeafEvaluator | None  # None only with an unlimited depth
-    added: frozenset[tuple[str, int]] = frozenset()  # (public state key, action) added by the search
-    frozen: Mapping[str, Mapping[int, float]] = attrs.field(factory=dict)  # infoset key -> {action: prob}
-    frozen_player: int = -1  # whose information sets ``frozen`` names (the searcher)
+    added: frozenset[tuple[int, int]] = frozenset()  # (node, action) the search added
+    frozen: Mapping[tuple[int, int], Mapping[int, float]] = attrs.field(factory=dict)  # (node, private) -> {action: p}
 
 
-class Subgame(Game):
-    """The subgame of a :class:`SubgameSpec` as a game (see the module docstring)."""
+@attrs.frozen(eq=False)
+class Subgame:
+    """A built subgame: its factored form and how its nodes relate to the game's."""
 
-    name = "subgame"
+    spec: SubgameSpec
+    form: FactoredGame
+    origin: np.ndarray  # int32[n]: the game's node of each subgame node, -1 in leaf choice chains
+    node_of: dict[int, int]  # the game's node -> subgame node
+    frozen: dict[tuple[int, int], np.ndarray]  # (subgame node, private) -> probabilities over its actions
+    leaves: int
 
-    def __init__(self, spec: SubgameSpec):
-        root = spec.root
-        super().__init__(root.num_players, {"root": root.public_key(), "depth": str(spec.depth)})
-        if spec.leaf_values is None and not spec.depth.unlimited:
-            raise ValueError("a depth-limited subgame needs leaf values")
-        self.spec = spec
-        weights = root.weights()
-        # Unsafe search needs no strategy for histories of probability 0 (supplement, same section).
-        keep = np.flatnonzero(weights > 0)
-        self.root_states = [root.states[i] for i in keep]
-        self.root_weights = weights[keep] / weights[keep].sum()
-        self.root_round = spec.adapter.betting_round(root.representative)
+    def root_weights(self) -> np.ndarray:
+        """Each listed deal's weight at the root: chance x every player's reach."""
+        deals = self.form.deals.listed
+        rnd = self.form.node_round[0]
+        w = deals.prob.copy()
+        for q in range(self.form.num_players):
+            w *= self.spec.root_reach[q, deals.private[:, q, rnd]]
+        return w
+
+    def support(self) -> np.ndarray:
+        """``bool[n, S]``: (node, private state of its actor) reached by some deal of positive
+        root weight (the information sets the subgame has a strategy for; others never occur
+        given the beliefs)."""
+        form = self.form
+        deals = form.deals.listed
+        weights = self.root_weights()
+        path_of, start, members = chance_paths(form)
+        n_states = int(form.num_private.max())
+        out = np.zeros((form.num_nodes, n_states), dtype=bool)
+        for node in np.flatnonzero(form.node_kind == DECISION):
+            path = path_of[node]
+            ds = members[start[path] : start[path + 1]]
+            ds = ds[weights[ds] > 0]
+            out[node, np.unique(deals.private[ds, form.node_player[node], form.node_round[node]])] = True
+        return out
+
+
+def build_subgame(spec: SubgameSpec) -> Subgame:
+    """Cut the subgame of ``spec`` out of its form (see the module docstring)."""
+    form = spec.form
+    if spec.leaf_values is None and not spec.depth.unlimited:
+        raise ValueError("a depth-limited subgame needs leaf values")
+    raise_class = form.class_names.index("raise") if "raise" in form.class_names else -1
+    if spec.depth.raises is not None and raise_class < 0:
+        raise ValueError(f"{form.game_name} has no raise actions to count (depth raises:N)")
+    b = _Builder(form)
+    root_round = form.node_round[spec.root]
+    added: dict[int, set[int]] = {}
+    for node, action in spec.added:
+        added.setdefault(node, set()).add(action)
+    stack = [(spec.root, -1, 0, -1, 0, 0)]
+    while stack:
+        node, parent, label, cls, actions, raises = stack.pop()
+        kind = form.node_kind[node]
+        leaf = node != spec.root and kind != TERMINAL and _is_leaf(spec.depth, form.node_round[node] > root_round, actions, raises)
+        if leaf:
+            b.leaf(node, parent, label, cls, spec.leaf_values)
+            continue
+        me = b.copy_node(node, parent, label, cls)
+        if kind == TERMINAL:
+            continue
+        start = form.child_start[node]
+        labels = [int(x) for x in form.labels(node)]
+        if kind == DECISION:
+            offered = set(spec.abstraction.offered(form, node)) | added.get(node, set())
+            keep = [k for k, a in enumerate(labels) if a in offered]
+            if not keep:
+                raise ValueError(f"the action abstraction offers nothing at {form.node_keys[node]!r}")
+        else:
+            keep = list(range(len(labels)))
+        for k in reversed(keep):
+            edge = start + k
+            c = int(form.edge_class[edge])
+            stack.append((int(form.child_list[edge]), me, labels[k], c, actions + (kind == DECISION), raises + (c == raise_class and raise_class >= 0)))
+    sub_form = b.finish(spec)
+    frozen = {}
+    for (node, private), dist in spec.frozen.items():
+        sub = b.node_of.get(node)
+        if sub is None:
+            continue
+        probs = np.array([dist.get(int(a), 0.0) for a in sub_form.labels(sub)])
+        if probs.sum() <= 0:
+            raise ValueError(f"frozen probabilities at {form.node_keys[node]!r} give no offered action positive weight")
+        frozen[(sub, private)] = probs / probs.sum()
+    return Subgame(spec, sub_form, np.array(b.origin, dtype=np.int32), b.node_of, frozen, b.leaves)
+
+
+def _is_leaf(depth: DepthLimit, later_round: bool, actions: int, raises: int) -> bool:
+    if depth.unlimited:
+        return False
+    if depth.end_of_round and later_round:
+        return True
+    if depth.actions is not None and actions >= depth.actions:
+        return True
+    return depth.raises is not None and raises >= depth.raises
+
+
+class _Builder:
+    """Accumulates the subgame's arrays node by node (preorder)."""
+
+    def __init__(self, form: FactoredGame):
+        self.form = form
+        self.kind, self.player, self.round, self.level, self.keys = [], [], [], [], []
+        self.owner, self.settled, self.settled_value = [], [], []
+        self.term_kind, self.payoff, self.contender, self.term_row = [], [], [], []
+        self.children: list[list[int]] = []
+        self.labels: list[list[int]] = []
+        self.classes: list[list[int]] = []
+        self.origin: list[int] = []
+        self.node_of: dict[int, int] = {}
+        self.table_rows: list[np.ndarray] = []
+        self.table_index: dict[int, int] = {}  # the game's table row -> ours
         self.leaves = 0
 
-    def new_initial_state(self) -> SubgameState:
-        return SubgameState(self, None, 0, 0, (), None)
+    def _new(self, source: int, parent: int, label: int, cls: int, kind: int, player: int, origin: int) -> int:
+        f = self.form
+        me = len(self.kind)
+        self.kind.append(kind)
+        self.player.append(player)
+        self.round.append(int(f.node_round[source]))
+        self.level.append(int(f.node_level[source]))
+        self.keys.append(f.node_keys[source] if f.node_keys else "")
+        self.owner.append(me)
+        self.settled.append(f.settled[source])
+        self.settled_value.append(f.settled_value[source])
+        self.term_kind.append(-1)
+        self.payoff.append(f.payoff[source])
+        self.contender.append(f.contender[source])
+        self.term_row.append(-1)
+        self.children.append([])
+        self.labels.append([])
+        self.classes.append([])
+        self.origin.append(origin)
+        if parent >= 0:
+            self.children[parent].append(me)
+            self.labels[parent].append(label)
+            self.classes[parent].append(cls)
+        return me
 
-    def describe(self) -> str:
-        return f"subgame at {self.spec.root.public_key()!r} ({len(self.root_states)} histories, depth: {self.spec.depth})"
+    def copy_node(self, node: int, parent: int, label: int, cls: int) -> int:
+        f = self.form
+        me = self._new(node, parent, label, cls, int(f.node_kind[node]), int(f.node_player[node]), node)
+        self.node_of[node] = me
+        if f.node_kind[node] == TERMINAL:
+            self.term_kind[me] = int(f.term_kind[node])
+            if f.term_kind[node] == TABLE:
+                row = int(f.term_row[node])
+                if row not in self.table_index:
+                    self.table_index[row] = len(self.table_rows)
+                    self.table_rows.append(f.table[row])
+                self.term_row[me] = self.table_index[row]
+        return me
 
-    # -- used by the states -------------------------------------------------------------
-    def offered(self, state: State) -> list[int]:
-        """The subgame's actions at a real decision node: the abstraction plus added actions."""
-        actions = set(self.spec.abstraction.actions(state))
-        key = state.public_state_key()
-        actions.update(a for (k, a) in self.spec.added if k == key)
-        legal = state.legal_actions()
-        return [a for a in legal if a in actions]
+    def leaf(self, node: int, parent: int, label: int, cls: int, leaf_values: LeafEvaluator) -> None:
+        """The choice chain of a leaf at the game's ``node``."""
+        f = self.form
+        self.leaves += 1
+        choosers = [p for p in range(f.num_players) if not f.settled[node, p]]
+        k = leaf_values.k if choosers else 1
+        values = leaf_values.values(node, choosers if k > 1 else [])
+        combo = 0
+        # Breadth by chooser: chooser i has k ** i nodes, all on the first one's rows.
+        frontier = [(parent, label, cls)]
+        for i, chooser in enumerate(choosers if k > 1 else []):
+            nxt = []
+            first = -1
+            for par, lab, c in frontier:
+                me = self._new(node, par, lab, c, DECISION, chooser, -1)
+                if first < 0:
+                    first = me
+                self.owner[me] = first
+                nxt.extend((me, a, -1) for a in range(k))
+            frontier = nxt
+        for par, lab, c in frontier:
+            me = self._new(node, par, lab, c, TERMINAL, -1, -1)
+            self.term_kind[me] = TABLE
+            self.term_row[me] = len(self.table_rows)
+            self.table_rows.append(values[combo])
+            combo += 1
 
-    def is_leaf(self, state: State, actions: int, raises: int) -> bool:
-        d = self.spec.depth
-        if state.current_player() == TERMINAL or d.unlimited:
-            return False
-        if d.end_of_round and self.spec.adapter.betting_round(state) > self.root_round:
-            return True
-        if d.actions is not None and actions >= d.actions:
-            return True
-        return d.raises is not None and raises >= d.raises
-
-
-class SubgameState(State):
-    """A history of a :class:`Subgame`: the root, a real history, or a leaf's choice stage."""
-
-    __slots__ = ("game", "inner", "actions", "raises", "choices", "leaf_values")
-
-    def __init__(self, game: Subgame, inner: State | None, actions: int, raises: int,
-                 choices: tuple[int, ...], leaf_values: np.ndarray | None):
-        self.game = game
-        self.inner = inner  # None at the root chance node
-        self.actions = actions  # actions since the root (depth limits)
-        self.raises = raises
-        self.choices = choices  # continuation choices made so far at a leaf
-        self.leaf_values = leaf_values  # float[k, ..., k, P] once the leaf is reached
-
-    # -- stage helpers ------------------------------------------------------------------
-    def _choosers(self) -> list[int]:
-        return self.game.spec.adapter.in_hand(self.inner)
-
-    def _frozen(self) -> Mapping[int, float] | None:
-        p = self.inner.current_player()
-        if p != self.game.spec.frozen_player or not self.game.spec.frozen:
-            return None
-        return self.game.spec.frozen.get(self.inner.information_state_key(p))
-
-    def current_player(self) -> int:
-        if self.inner is None:
-            return CHANCE
-        if self.leaf_values is not None:
-            choosers = self._choosers()
-            return choosers[len(self.choices)] if len(self.choices) < len(choosers) else TERMINAL
-        p = self.inner.current_player()
-        if p >= 0 and self._frozen() is not None:
-            return CHANCE
-        return p
-
-    def legal_actions(self):
-        if self.current_player() < 0:
-            return []
-        if self.leaf_values is not None:
-            return list(range(self.leaf_values.shape[0]))
-        return self.game.offered(self.inner)
-
-    def chance_outcomes(self):
-        if self.inner is None:
-            return list(enumerate(self.game.root_weights.tolist()))
-        frozen = self._frozen()
-        if frozen is not None:
-            offered = self.game.offered(self.inner)
-            p = np.array([frozen.get(a, 0.0) for a in offered])
-            if p.sum() <= 0:
-                raise ValueError(f"frozen probabilities at {self.inner!r} give no offered action positive weight")
-            return list(zip(offered, (p / p.sum()).tolist()))
-        return list(self.inner.chance_outcomes())
-
-    def child(self, action: int) -> SubgameState:
-        g = self.game
-        if self.inner is None:
-            return self._enter(g.root_states[action], 0, 0)
-        if self.leaf_values is not None:
-            return SubgameState(g, self.inner, self.actions, self.raises, self.choices + (int(action),), self.leaf_values)
-        p = self.inner.current_player()
-        if p == CHANCE:
-            return self._enter(self.inner.child(action), self.actions, self.raises)
-        raised = g.spec.adapter.classify(self.inner, action)[0] == RAISE
-        return self._enter(self.inner.child(action), self.actions + 1, self.raises + int(raised))
-
-    def _enter(self, inner: State, actions: int, raises: int) -> SubgameState:
-        g = self.game
-        if g.is_leaf(inner, actions, raises):
-            g.leaves += 1
-            values = g.spec.leaf_values.values(inner)
-            state = SubgameState(g, inner, actions, raises, (), values)
-            if values.shape[0] == 1:  # k = 1: nothing to choose, the leaf is a terminal
-                state.choices = tuple(0 for _ in state._choosers())
-            return state
-        return SubgameState(g, inner, actions, raises, (), None)
-
-    def returns(self):
-        if self.leaf_values is None:
-            return list(self.inner.returns())
-        index = [0] * self.game.num_players
-        for p, c in zip(self._choosers(), self.choices):
-            index[p] = c
-        return self.leaf_values[tuple(index)].tolist()
-
-    def information_state_key(self, player: int) -> str:
-        if self.inner is None:
-            return "subgame-root"
-        key = self.inner.information_state_key(player)
-        # Keys of different players may coincide (Leduc's omit the seat); a leaf's choice
-        # nodes hold several players, so their keys name the player.
-        return f"{key}{CONTINUATION_SUFFIX}:{player}" if self.leaf_values is not None else key
-
-    def public_state_key(self) -> str:
-        if self.inner is None:
-            return "subgame-root"
-        key = self.inner.public_state_key()
-        return key + CONTINUATION_SUFFIX if self.leaf_values is not None else key
-
-    def __repr__(self) -> str:
-        return f"SubgameState({self.inner!r}, choices={self.choices})"
+    def finish(self, spec: SubgameSpec) -> FactoredGame:
+        f = self.form
+        # Children were attached in creation order; renumber to preorder by a walk.
+        order: list[int] = []
+        stack = [0]
+        while stack:
+            n = stack.pop()
+            order.append(n)
+            stack.extend(reversed(self.children[n]))
+        new = np.empty(len(order), dtype=np.int64)
+        new[order] = np.arange(len(order))
+        o = np.array(order)
+        children = [[int(new[c]) for c in self.children[n]] for n in order]
+        child_start = np.zeros(len(order) + 1, dtype=np.int32)
+        np.cumsum([len(c) for c in children], out=child_start[1:])
+        self.origin = [self.origin[n] for n in order]
+        self.node_of = {g: int(new[s]) for g, s in self.node_of.items()}
+        deals = f.deals.listed
+        consistent = np.ones(deals.count, dtype=bool)
+        for level, outcome in enumerate(spec.outcomes):
+            consistent &= deals.public[:, level] == outcome
+        # Deals of other public chance get probability 0 (the rest is renormalised; kept as
+        # they are when nothing is removed, so a whole-game subgame is the game bit for bit).
+        sub_deals = deals if consistent.all() else ListedDeals(
+            deals.private, deals.public, np.where(consistent, deals.prob, 0.0) / deals.prob[consistent].sum(), deals.strength
+        )  # fmt: skip
+        n_players = f.num_players
+        table = np.array(self.table_rows) if self.table_rows else np.zeros((0, deals.count, n_players))
+        return FactoredGame(
+            game_name=f.game_name,
+            params={**dict(f.params), "subgame_root": f.node_keys[spec.root] if f.node_keys else spec.root},
+            num_players=n_players,
+            num_rounds=f.num_rounds,
+            node_kind=np.array(self.kind, dtype=np.int8)[o],
+            node_player=np.array(self.player, dtype=np.int32)[o],
+            node_round=np.array(self.round, dtype=np.int32)[o],
+            node_level=np.array(self.level, dtype=np.int32)[o],
+            child_start=child_start,
+            child_list=np.array([c for cs in children for c in cs], dtype=np.int32),
+            edge_label=np.array([a for n in order for a in self.labels[n]], dtype=np.int64),
+            edge_class=np.array([c for n in order for c in self.classes[n]], dtype=np.int8),
+            row_owner=new[np.array(self.owner, dtype=np.int64)[o]].astype(np.int32),
+            settled=np.array(self.settled, dtype=bool)[o],
+            settled_value=np.array(self.settled_value, dtype=np.float64)[o],
+            term_kind=np.array(self.term_kind, dtype=np.int8)[o],
+            payoff=np.array(self.payoff, dtype=np.float64)[o],
+            contender=np.array(self.contender, dtype=bool)[o],
+            term_row=np.array(self.term_row, dtype=np.int32)[o],
+            table=table,
+            num_private=f.num_private,
+            deals=sub_deals,
+            class_names=f.class_names,
+            regret_scale=f.regret_scale,
+            node_keys=tuple(self.keys[n] for n in order),
+        )

@@ -121,6 +121,20 @@ class MCCFRConfig:
         return cls(**values)
 
 
+def frozen_arrays(num_nodes: int, frozen: dict[tuple[int, int], np.ndarray]) -> K.Frozen:
+    """The kernel's view of ``{(node, private state): probabilities}`` (one private state per node)."""
+    node_slot = np.full(num_nodes, -1, dtype=np.int32)
+    private, start, probs = [], [0], []
+    for j, ((node, s), dist) in enumerate(sorted(frozen.items())):
+        if node_slot[node] >= 0:
+            raise ValueError(f"node {node} has more than one frozen private state")
+        node_slot[node] = j
+        private.append(s)
+        probs.extend(float(x) for x in dist)
+        start.append(len(probs))
+    return K.Frozen(node_slot, np.array(private, dtype=np.int32), np.array(start, dtype=np.int64), np.array(probs, dtype=np.float64))
+
+
 def _boolean(key: str, raw: Any) -> bool:
     if isinstance(raw, bool):
         return raw
@@ -150,7 +164,7 @@ class MCCFRTrainer:
     """Tables and schedules of one MCCFR run on a game in factored form."""
 
     def __init__(self, form: FactoredGame, config: MCCFRConfig, *, threads: int = 1, seed: int = 0,
-                 capacity: int | None = None):  # fmt: skip
+                 capacity: int | None = None, frozen: dict[tuple[int, int], np.ndarray] | None = None):  # fmt: skip
         self.form = form
         self.config = config
         self.threads = int(threads)
@@ -160,6 +174,7 @@ class MCCFRTrainer:
         self.snapshot_sink = None  # where snapshots go (see take_snapshot); None: RAM
         self._tree = form.tree_arrays()
         self._terminals = form.terminal_arrays()
+        self._frozen = frozen_arrays(form.num_nodes, frozen or {})
         sizes = form.row_sizes()
         first_round = (sizes > 0) & (form.node_round == 0)
         self.round0_size = int(sizes[first_round].sum())
@@ -267,10 +282,10 @@ class MCCFRTrainer:
             cursor += done
             done[:] = 0
             if self.threads == 1:
-                done[0] = K.run_thread(0, left[0], t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg)
+                done[0] = K.run_thread(0, left[0], t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg, self._frozen)
             else:
                 numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
-                K.run_threads(self.threads, left, done, t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg)
+                K.run_threads(self.threads, left, done, t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg, self._frozen)
             left -= done
 
     def _events(self) -> None:

@@ -46,6 +46,11 @@ states, and counters (nodes visited, row allocations dropped, regrets saturated 
 Scratch = namedtuple("Scratch", "st_node st_k st_row st_val st_sig st_expl us_stack us_sig")
 """Per-thread traversal stacks: the traverser's frames and UPDATE-STRATEGY's node stack."""
 
+Frozen = namedtuple("Frozen", "node_slot private start probs")
+"""Information sets whose strategy is fixed (a searcher's own earlier actions with its actual
+hand): ``node_slot[node]`` (-1: none) indexes the frozen private state and its probabilities
+(``probs[start[j]:start[j + 1]]``). They are played like chance, with no regrets."""
+
 Settings = namedtuple(
     "Settings",
     "n_players prune_active prune_probability prune_last_round scale prune_threshold regret_floor "
@@ -126,7 +131,7 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig):
 
 
 @njit(cache=True)
-def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg):
+def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
     Iteration ``i`` of the thread is global iteration ``t_start[thread] + i + 1`` and uses
@@ -145,6 +150,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     node_kind, node_player, node_round, child_start, child_list = tree.kind, tree.player, tree.round, tree.child_start, tree.child_list
     row_owner, settled, settled_value, num_private = tree.row_owner, tree.settled, tree.settled_value, tree.num_private
     private, strength, index = deals.private, deals.strength, deals.index
+    frozen_slot = frozen.node_slot
     regrets = tables.regrets
     node_offset = tables.node_offset
     res_next, res_end = tables.res_next, tables.res_end
@@ -220,6 +226,19 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                 rnd = node_round[node]
                 c0 = child_start[node]
                 n_act = child_start[node + 1] - c0
+                j = frozen_slot[node]
+                if j >= 0 and private[d, player, rnd] == frozen.private[j]:
+                    # A frozen information set acts as chance for everyone (Algorithm 2, line 13).
+                    state, u = splitmix(state)
+                    choice = n_act - 1
+                    acc = 0.0
+                    for a in range(n_act - 1):
+                        acc += frozen.probs[frozen.start[j] + a]
+                        if u < acc:
+                            choice = a
+                            break
+                    node = child_list[c0 + choice]
+                    continue
                 owner = row_owner[node]
                 # Lazy allocation: a node's rows appear when it (or a node sharing them) is first reached.
                 off = node_offset[owner]
@@ -301,10 +320,10 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
 
 
 @njit(cache=True, parallel=True)
-def run_threads(n_threads, n_iters, done, t_start, cursor, tree, term, deals, tables, scratch, cfg):
+def run_threads(n_threads, n_iters, done, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen):
     """``n_iters[t]`` iterations on each of ``n_threads`` threads sharing the tables."""
     for t in prange(n_threads):
-        done[t] = run_thread(t, n_iters[t], t_start, cursor, tree, term, deals, tables, scratch, cfg)
+        done[t] = run_thread(t, n_iters[t], t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen)
 
 
 @njit(cache=True)

@@ -81,11 +81,11 @@ def test_a_bad_search_option_is_a_one_line_error(run, tmp_path):
         assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
 
 
-def test_search_on_a_game_without_a_search_adapter_is_a_one_line_error(run, tmp_path, example_plugin_path):
+def test_search_on_a_game_with_hidden_actions_is_a_one_line_error(run, tmp_path, example_plugin_path):
     store = str(tmp_path / "rps.zarr")
     run("--plugins-dir", str(example_plugin_path), "solve", "--game", "biased-rps", "--iterations", "10", "--out", store)
     result = run("--plugins-dir", str(example_plugin_path), "exploitability", "--game", "biased-rps", "--store", store, "--search")
-    assert result.exit_code == 2 and "no plugin supports real-time search for biased-rps" in result.output
+    assert result.exit_code == 2 and "hidden action" in result.output and "Traceback" not in result.output
 
 
 def test_agents_lists_the_core_policy_and_search_agents(run):

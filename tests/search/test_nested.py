@@ -21,9 +21,9 @@ def play(agent, state, actions):
 
 
 @pytest.fixture
-def agent(leduc2, coarse_blueprint, adapter):
+def agent(leduc2, coarse_blueprint, leduc2_search):
     """Seat 0, whose subgames do not let player 1 raise after a check (an off-tree raise)."""
-    return SearchAgent(leduc2, coarse_blueprint, adapter, seat=0, config=SMALL,
+    return SearchAgent(leduc2, coarse_blueprint, leduc2_search, seat=0, config=SMALL,
                        abstraction=RemoveActions({"?:c": (RAISE,)}))
 
 
@@ -35,55 +35,55 @@ def test_the_first_search_is_rooted_at_the_start_of_the_first_round(agent, leduc
 def test_the_root_moves_to_the_start_of_each_new_betting_round(agent, leduc2):
     play(agent, leduc2.new_initial_state(), [4, 0, CALL, CALL, 2])
     assert [root for _, root in agent.searches] == ["?:", "2:cc|"]
-    assert len(agent.root) == 20  # the 20 deals consistent with the board
+    assert np.count_nonzero(agent.root.deal_weights()) == 20  # the 20 deals consistent with the board
 
 
 def test_an_off_tree_action_is_added_and_the_subgame_re_solved_from_the_round_root(agent, leduc2):
     state = play(agent, leduc2.new_initial_state(), [4, 0, CALL])
     first = agent.sigma
-    assert "4:?:cr" not in first.current  # the abstraction had no raise after a check
+    assert first.distribution("4:?:cr") is None  # the abstraction had no raise after a check
     play(agent, state, [RAISE])
     assert agent.searches[-1] == ("off-tree action", "?:")
     assert ("?:c", RAISE) in agent.added
-    assert agent.sigma is not first and "4:?:cr" in agent.sigma.current
+    assert agent.sigma is not first and agent.sigma.distribution("4:?:cr") is not None
 
 
 def test_the_searchers_probabilities_for_its_actual_hand_stay_frozen_after_a_re_solve(agent, leduc2):
     start = play(agent, leduc2.new_initial_state(), [4, 0])
     played = agent.policy(start)
     play(agent, start, [CALL, RAISE])
-    assert "4:?:" not in agent.sigma.current  # a chance node in the re-solved subgame
+    assert agent.sigma.distribution("4:?:", "current") == pytest.approx(played)  # fixed in the re-solve
     assert agent.policy(start) == played
-    assert agent._sigma_prob(start, 0, CALL) == pytest.approx(played[CALL])
+    assert agent._sigma_prob("4:?:", 0, CALL) == pytest.approx(played[CALL])
 
 
 def test_only_the_actual_hand_is_frozen_not_other_hands_or_opponents(agent, leduc2):
     play(agent, leduc2.new_initial_state(), [4, 0, CALL, RAISE])
     assert set(agent.frozen) == {"4:?:"}
-    assert "0:?:" in agent.sigma.current  # the searcher's other hands are re-solved
-    assert "0:?:cr" in agent.sigma.current  # and so is the opponent
+    assert agent.sigma.distribution("0:?:") is not None  # the searcher's other hands are re-solved
+    assert agent.sigma.distribution("0:?:cr") is not None  # and so is the opponent
 
 
-def test_searches_are_deterministic_and_shared_through_the_cache(leduc2, coarse_blueprint, adapter):
+def test_searches_are_deterministic_and_shared_through_the_cache(leduc2, coarse_blueprint, leduc2_search):
     cache = SearchCache()
-    a = SearchAgent(leduc2, coarse_blueprint, adapter, seat=0, config=SMALL, cache=cache)
-    b = SearchAgent(leduc2, coarse_blueprint, adapter, seat=1, config=SMALL, cache=cache)
+    a = SearchAgent(leduc2, coarse_blueprint, leduc2_search, seat=0, config=SMALL, cache=cache)
+    b = SearchAgent(leduc2, coarse_blueprint, leduc2_search, seat=1, config=SMALL, cache=cache)
     play(a, leduc2.new_initial_state(), [4, 0])
     play(b, leduc2.new_initial_state(), [4, 0])
     assert cache.solves == 1 and a.sigma is b.sigma
 
 
-def test_the_agent_plays_the_final_iteration_and_believes_the_average(leduc2, coarse_blueprint, adapter):
-    agent = SearchAgent(leduc2, coarse_blueprint, adapter, seat=0, config=SMALL)
+def test_the_agent_plays_the_final_iteration_and_believes_the_average(leduc2, coarse_blueprint, leduc2_search):
+    agent = SearchAgent(leduc2, coarse_blueprint, leduc2_search, seat=0, config=SMALL)
     state = play(agent, leduc2.new_initial_state(), [0, 4])
     key = state.information_state_key(0)
-    assert agent.policy(state) == agent.sigma.current.distribution(key)
-    opponent = state.child(CALL)
-    assert agent._sigma_prob(opponent, 1, RAISE) == agent.sigma.average.action_prob(opponent.information_state_key(1), RAISE)
+    assert agent.policy(state) == agent.sigma.distribution(key, "current")
+    opponent = state.child(CALL).information_state_key(1)
+    assert agent._sigma_prob(opponent, 1, RAISE) == agent.sigma.distribution(opponent, "average")[RAISE]
 
 
-def test_act_samples_from_the_policy_with_a_seeded_generator(leduc2, coarse_blueprint, adapter):
-    agent = SearchAgent(leduc2, coarse_blueprint, adapter, seat=0, config=SMALL)
+def test_act_samples_from_the_policy_with_a_seeded_generator(leduc2, coarse_blueprint, leduc2_search):
+    agent = SearchAgent(leduc2, coarse_blueprint, leduc2_search, seat=0, config=SMALL)
     state = play(agent, leduc2.new_initial_state(), [4, 0])
     first = [agent.fork().act(state, np.random.default_rng(seed)) for seed in range(20)]
     again = [agent.fork().act(state, np.random.default_rng(seed)) for seed in range(20)]
@@ -91,9 +91,9 @@ def test_act_samples_from_the_policy_with_a_seeded_generator(leduc2, coarse_blue
     assert set(first) <= {a for a, p in agent.policy(state).items() if p > 0}
 
 
-def test_with_a_blueprint_first_round_only_an_off_tree_action_triggers_a_search(leduc2, coarse_blueprint, adapter):
+def test_with_a_blueprint_first_round_only_an_off_tree_action_triggers_a_search(leduc2, coarse_blueprint, leduc2_search):
     config = SearchConfig(iterations=200, first_round="blueprint")
-    agent = SearchAgent(leduc2, coarse_blueprint, adapter, seat=0, config=config,
+    agent = SearchAgent(leduc2, coarse_blueprint, leduc2_search, seat=0, config=config,
                         abstraction=RemoveActions({"?:c": (RAISE,)}))
     start = play(agent, leduc2.new_initial_state(), [4, 0])
     assert agent.searches == [] and list(agent.policy(start).values()) == pytest.approx(coarse_blueprint.probs(start, 0))
@@ -101,8 +101,8 @@ def test_with_a_blueprint_first_round_only_an_off_tree_action_triggers_a_search(
     assert agent.searches == [("off-tree action", "?:")]
 
 
-def test_past_a_mid_round_depth_limit_the_root_moves_to_the_current_public_state(leduc2, coarse_blueprint, adapter):
-    agent = SearchAgent(leduc2, coarse_blueprint, adapter, seat=1, config=SearchConfig(iterations=200, depth=DepthLimit(actions=1)))
+def test_past_a_mid_round_depth_limit_the_root_moves_to_the_current_public_state(leduc2, coarse_blueprint, leduc2_search):
+    agent = SearchAgent(leduc2, coarse_blueprint, leduc2_search, seat=1, config=SearchConfig(iterations=200, depth=DepthLimit(actions=1)))
     state = play(agent, leduc2.new_initial_state(), [4, 0, CALL])
     agent.policy(state)
     assert [root for _, root in agent.searches] == ["?:", "?:c"]

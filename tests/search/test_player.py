@@ -60,17 +60,42 @@ def test_the_policy_agent_needs_a_store_of_its_game(plugins, leduc, blueprint_st
         make_agents(plugins.agents, KuhnGame(2), [f"policy:store={blueprint_store}"], 0, plugins=plugins.pm)
 
 
-def test_search_needs_a_plugin_that_describes_the_games_betting(example_plugin_path, tmp_path):
+def test_search_needs_public_states_a_hidden_action_is_refused(example_plugin_path, tmp_path):
     from gamesolve.game.explicit_tree import compile_explicit_tree
 
     host = make_plugin_manager(strict=True, entry_points=False, plugins_dirs=[example_plugin_path])
     game = host.games.get("biased-rps").create(2)
     tree = compile_explicit_tree(game)
     write_policy(tmp_path / "rps.zarr", tree, tree.uniform_policy())
-    with pytest.raises(MatchError, match="no plugin supports real-time search for biased-rps"):
+    with pytest.raises(MatchError, match="hidden action"):
         make_agents(host.agents, game, [f"search:store={tmp_path / 'rps.zarr'}"], 0, plugins=host.pm)
 
 
 def test_a_bad_search_option_is_refused(plugins, leduc, blueprint_store):
     with pytest.raises(MatchError, match="unknown search option"):
         make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:colour=red"], 0, plugins=plugins.pm)
+
+
+def test_search_reads_a_blueprint_strategy_store_through_the_form_it_was_trained_on(plugins, tmp_path, coarse_blueprint):
+    from gamesolve.search import StoredPolicy
+    from gamesolve.search.player import stored_policy
+    from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
+    from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
+    from gamesolve.store.strategy_store import write_strategy
+    from gamesolve_leduc.poker_form import leduc_form
+
+    game = LeducGame(2, abstraction="coarse")
+    form = leduc_form(game, "coarse")
+    trainer = MCCFRTrainer(form, MCCFRConfig.from_options(SMALL_GAME_MCCFR_DEFAULTS), seed=0)
+    trainer.run(iterations=20_000)
+    write_strategy(tmp_path / "bp", form, trainer.average_rows(), trainer.node_offset)
+    policy = stored_policy(game, str(tmp_path / "bp"), "average", plugins.pm)
+    assert isinstance(policy, StoredPolicy)
+    # The store's probabilities (uint16) are the trainer's to 1e-4, read by key.
+    node, private = form.locate("4:1:cc|")
+    offset = trainer.node_offset[node]
+    n = form.num_actions[node]
+    expected = trainer.average_rows()[offset + private * n : offset + (private + 1) * n]
+    assert policy.action_probs("4:1:cc|", n) == pytest.approx(expected, abs=1e-4)
+    (agent,), _ = make_agents(plugins.agents, game, [f"search:store={tmp_path / 'bp'}:iterations=50"], 0, plugins=plugins.pm)
+    assert agent.config.iterations == 50

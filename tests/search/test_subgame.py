@@ -1,107 +1,163 @@
-"""Depth-limited subgames: the root chance node, leaves with k continuation strategies, freezing."""
+"""Depth-limited subgames cut from the factored form: root beliefs, leaves with k
+continuation strategies, freezing."""
 
 import numpy as np
 import pytest
 
-from gamesolve.evaluate.best_response import TreeEvaluator
-from gamesolve.game.explicit_tree import CHANCE_NODE, compile_explicit_tree
+from gamesolve.game.factored import DECISION, TERMINAL
+from gamesolve.game.state import CHANCE, TERMINAL as TERMINAL_PLAYER
 from gamesolve.search import (
-    AllActions, ContinuationStrategies, DepthLimit, ExactLeafValues, PublicBeliefState, Subgame, SubgameSpec,
-    TabularPolicy,
-)
-from gamesolve.search.subgame import CONTINUATION_SUFFIX
-from gamesolve_leduc import LeducGame
+    AllActions, ContinuationStrategies, DepthLimit, ExactLeafValues, SampledLeafValues, SubgameSpec, TabularPolicy,
+    build_subgame,
+)  # fmt: skip
+from gamesolve.search.solve import VectorSubgameSolver
 
-RAISE = 2
-
-
-def first_public_state(game):
-    return PublicBeliefState.initial(game).after_chance("?:").after_chance("?:")
+CALL, RAISE = 1, 2
 
 
-def subgame(game, blueprint, adapter, k=4, depth=DepthLimit(), root=None, **spec):
-    leaves = None
-    if not depth.unlimited:
-        leaves = ExactLeafValues(ContinuationStrategies.first(k, blueprint, adapter), game.num_players)
-    root = root or first_public_state(game)
-    return Subgame(SubgameSpec(root=root, adapter=adapter, abstraction=AllActions(), depth=depth, leaf_values=leaves, **spec))
+def spec(search, blueprint, k=4, depth=DepthLimit(), root_key="?:", reach=None, **extra):
+    form = search.form
+    node = search.node[root_key]
+    leaves = None if depth.unlimited else ExactLeafValues(ContinuationStrategies(form, blueprint, k))
+    reach = np.ones((2, 6)) if reach is None else reach
+    return SubgameSpec(
+        form=form, root=node, root_reach=reach, outcomes=search.outcomes(node), abstraction=AllActions(),
+        depth=depth, leaf_values=leaves, **extra,
+    )  # fmt: skip
 
 
-def test_biased_continuations_multiply_fold_call_or_raise_by_five(adapter):
-    state = LeducGame(2).new_initial_state().child(0).child(2).child(RAISE)  # facing a raise: fold, call, raise
-    blueprint = TabularPolicy({state.information_state_key(1): np.array([0.2, 0.3, 0.5])})
-    probs = ContinuationStrategies.first(4, blueprint, adapter).probs(state, 1)
+def continuation_value(state, blueprint, choice, bias=5.0):
+    """A state walk (independent of the factored form): the value of the rest of the game when
+    each player follows their continuation strategy ``choice[p]`` (0 blueprint, 1 fold x5,
+    2 call x5, 3 raise x5)."""
+    player = state.current_player()
+    if player == TERMINAL_PLAYER:
+        return np.array(state.returns())
+    if player == CHANCE:
+        return sum(p * continuation_value(state.child(a), blueprint, choice, bias) for a, p in state.chance_outcomes())
+    legal = state.legal_actions()
+    probs = np.array(blueprint.probs(state, player), dtype=float)
+    if choice[player]:
+        probs = np.where(np.array(legal) == choice[player] - 1, probs * bias, probs)  # Leduc: action = class
+        probs /= probs.sum()
+    return sum(p * continuation_value(state.child(a), blueprint, choice, bias) for a, p in zip(legal, probs) if p)
+
+
+def test_biased_continuations_multiply_fold_call_or_raise_by_five(leduc2_search):
+    form = leduc2_search.form
+    node = leduc2_search.node["?:r"]  # player 1 facing a raise: fold, call, raise
+    key = form.key_of(node, 4)
+    blueprint = TabularPolicy({k: np.full(3, 1 / 3) for k in form.private_keys(node, 1)} | {key: np.array([0.2, 0.3, 0.5])})
+    blueprint = _Fallback(blueprint)
+    probs = ContinuationStrategies(form, blueprint, 4).probs(node, 4)
     assert probs[0] == pytest.approx([0.2, 0.3, 0.5])
     assert probs[1] == pytest.approx(np.array([1.0, 0.3, 0.5]) / 1.8)
     assert probs[2] == pytest.approx(np.array([0.2, 1.5, 0.5]) / 2.2)
     assert probs[3] == pytest.approx(np.array([0.2, 0.3, 2.5]) / 3.0)
 
 
-def test_root_is_a_chance_node_over_the_histories_with_normalised_reach(leduc2, coarse_blueprint, adapter):
-    tree = compile_explicit_tree(subgame(leduc2, coarse_blueprint, adapter, k=1))
-    assert tree.node_kind[0] == CHANCE_NODE
-    root_edges = tree.edge_w[tree.child_list[tree.child_start[0] : tree.child_start[1]]]
-    assert np.allclose(tree.weights(tree.uniform_policy())[root_edges], 1 / 30)
+class _Fallback:
+    """A tabular policy that is uniform wherever it has no entry."""
+
+    def __init__(self, policy):
+        self.policy = policy
+
+    def action_probs(self, key, n):
+        return self.policy.table.get(key, np.full(n, 1.0 / n))
 
 
-def test_leaves_with_only_the_blueprint_are_worth_the_blueprint(leduc2, leduc2_tree, coarse_blueprint_slots, coarse_blueprint, adapter):
-    """k = 1: the subgame played with the blueprint has the blueprint's value (leaf values are exact)."""
-    tree = compile_explicit_tree(subgame(leduc2, coarse_blueprint, adapter, k=1))
-    policy = TabularPolicy.from_slots(leduc2_tree, coarse_blueprint_slots).table
-    slots = np.concatenate([policy[key] for key in tree.infoset_keys])
-    values = TreeEvaluator(tree).expected_values(slots)
-    assert values == pytest.approx(TreeEvaluator(leduc2_tree).expected_values(coarse_blueprint_slots))
+def test_the_roots_deals_are_weighted_by_chance_and_reach(leduc2_search, coarse_blueprint):
+    reach = np.ones((2, 6))
+    reach[0, 5] = 0.0  # player 0 never holds card 5 here
+    subgame = build_subgame(spec(leduc2_search, coarse_blueprint, k=1, reach=reach))
+    weights = subgame.root_weights()
+    deals = subgame.form.deals.listed
+    assert weights[deals.private[:, 0, 0] == 5].sum() == 0.0
+    assert weights.sum() == pytest.approx(25 / 30)
 
 
-def test_every_player_in_the_hand_chooses_among_k_continuations_per_infoset(leduc2, coarse_blueprint, adapter):
-    tree = compile_explicit_tree(subgame(leduc2, coarse_blueprint, adapter, k=4))
-    choice = [i for i, key in enumerate(tree.infoset_keys) if CONTINUATION_SUFFIX in key]
-    assert {tree.infoset_keys[i].rsplit(":", 1)[1] for i in choice} == {"0", "1"}
-    assert all(tree.infoset_slot_start[i + 1] - tree.infoset_slot_start[i] == 4 for i in choice)
-    # One choice per (card, round-1 betting that reaches the flop): 6 cards x 5 sequences x 2 players.
-    assert len(choice) == 6 * 5 * 2
+def test_leaf_values_are_the_rest_of_the_game_under_each_joint_continuation(leduc2, leduc2_search, coarse_blueprint):
+    form = leduc2_search.form
+    leaf = leduc2_search.node["?:rc|"]  # the round closes: a chance node deals the board next
+    values = ExactLeafValues(ContinuationStrategies(form, coarse_blueprint, 4)).values(leaf, [0, 1])
+    deals = form.deals.listed
+    state = leduc2.new_initial_state().child(0).child(4).child(RAISE).child(CALL)  # a jack against a king
+    # Deals of that hand (every board): their values average, by chance, to the state walk's.
+    mask = (deals.private[:, 0, 0] == 0) & (deals.private[:, 1, 0] == 4)
+    for combo, choice in [(0, (0, 0)), (5, (1, 1)), (7, (1, 3)), (15, (3, 3))]:
+        expected = continuation_value(state, coarse_blueprint, choice)
+        got = (values[combo][mask] * deals.prob[mask, None]).sum(axis=0) / deals.prob[mask].sum()
+        assert got == pytest.approx(expected)
 
 
-def test_depth_limit_after_a_raise_puts_the_leaves_right_after_it(leduc2, coarse_blueprint, adapter):
-    tree = compile_explicit_tree(subgame(leduc2, coarse_blueprint, adapter, depth=DepthLimit(raises=1)))
-    played = [key for key in tree.infoset_keys if CONTINUATION_SUFFIX not in key]
-    assert played and all("r" not in key for key in played)
-    assert any(key.endswith(f"r{CONTINUATION_SUFFIX}:0") for key in tree.infoset_keys)
+def test_exact_leaf_values_hold_every_joint_choice_and_are_zero_sum(leduc2_search, coarse_blueprint):
+    form = leduc2_search.form
+    leaf = leduc2_search.node["?:rc|"]
+    four = ExactLeafValues(ContinuationStrategies(form, coarse_blueprint, 4)).values(leaf, [0, 1])
+    one = ExactLeafValues(ContinuationStrategies(form, coarse_blueprint, 1)).values(leaf, [])
+    assert four.shape == (16, form.deals.listed.count, 2) and one.shape == (1, form.deals.listed.count, 2)
+    assert np.allclose(four[0], one[0])
+    assert np.allclose(four.sum(axis=-1), 0.0)
 
 
-def test_subgame_to_the_end_of_the_game_has_no_leaves(leduc2, coarse_blueprint, adapter):
-    game = subgame(leduc2, coarse_blueprint, adapter, depth=DepthLimit.end_of_game())
-    tree = compile_explicit_tree(game)
-    assert game.leaves == 0 and tree.num_infosets == 936  # every infoset of 2-player Leduc
+def test_sampled_leaf_values_approach_the_exact_ones_as_rollouts_grow(leduc2_search, leduc2_tree):
+    form = leduc2_search.form
+    uniform = TabularPolicy.from_slots(leduc2_tree, leduc2_tree.uniform_policy())
+    continuations = ContinuationStrategies(form, uniform, 4)
+    leaf = leduc2_search.node["?:rc|"]
+    exact = ExactLeafValues(continuations).values(leaf, [0, 1])
+    few = np.abs(SampledLeafValues(continuations, rollouts=10, seed=0).values(leaf, [0, 1]) - exact).max()
+    many = np.abs(SampledLeafValues(continuations, rollouts=1000, seed=0).values(leaf, [0, 1]) - exact).max()
+    assert many < few / 3
 
 
-def test_leaf_mapping_is_applied_at_every_leaf(leduc2, coarse_blueprint, adapter):
-    seen = []
-
-    def mapping(state):
-        seen.append(state)
-        return state
-
-    leaves = ExactLeafValues(ContinuationStrategies.first(2, coarse_blueprint, adapter), 2, leaf_mapping=mapping)
-    game = Subgame(SubgameSpec(root=first_public_state(leduc2), adapter=adapter, abstraction=AllActions(),
-                               depth=DepthLimit(), leaf_values=leaves))
-    compile_explicit_tree(game)
-    assert len(seen) == game.leaves == 30 * 5
+def test_sampled_leaf_values_depend_only_on_the_seed(leduc2_search, coarse_blueprint):
+    continuations = ContinuationStrategies(leduc2_search.form, coarse_blueprint, 2)
+    a = SampledLeafValues(continuations, rollouts=20, seed=7)
+    b = SampledLeafValues(continuations, rollouts=20, seed=7)
+    leaf, other = leduc2_search.node["?:rc|"], leduc2_search.node["?:cc|"]
+    first = a.values(leaf, [0, 1])
+    b.values(other, [0, 1])  # another evaluation order
+    assert np.array_equal(first, b.values(leaf, [0, 1]))
+    assert not np.array_equal(first, SampledLeafValues(continuations, rollouts=20, seed=8).values(leaf, [0, 1]))
 
 
-def test_a_frozen_infoset_becomes_chance_with_its_probabilities(leduc2, coarse_blueprint, adapter):
-    frozen = {"4:?:": {1: 0.25, 2: 0.75}}
-    tree = compile_explicit_tree(subgame(leduc2, coarse_blueprint, adapter, frozen=frozen, frozen_player=0))
-    keys = tree.infoset_index()
-    assert "4:?:" not in keys and "5:?:" in keys  # only the actual hand is frozen
-    assert "1:?:r" in keys  # the opponent still chooses after it
-    assert 0.25 in tree.chance_prob and 0.75 in tree.chance_prob
+def test_sampled_leaf_values_refuse_zero_rollouts(leduc2_search, coarse_blueprint):
+    with pytest.raises(ValueError, match="rollouts"):
+        SampledLeafValues(ContinuationStrategies(leduc2_search.form, coarse_blueprint, 2), rollouts=0)
 
 
-def test_exact_leaf_values_hold_every_joint_choice_and_the_blueprint_entry_is_k1s(leduc2, coarse_blueprint, adapter):
-    leaf = first_public_state(leduc2).after_action(1, lambda s, p, a: 1.0).after_action(1, lambda s, p, a: 1.0).states[7]
-    four = ExactLeafValues(ContinuationStrategies.first(4, coarse_blueprint, adapter), 2).values(leaf)
-    one = ExactLeafValues(ContinuationStrategies.first(1, coarse_blueprint, adapter), 2).values(leaf)
-    assert four.shape == (4, 4, 2) and one.shape == (1, 1, 2)
-    assert four[0, 0] == pytest.approx(one[0, 0])
-    assert np.allclose(four.sum(axis=-1), 0.0)  # zero-sum for every joint choice
+def test_every_player_in_play_chooses_among_k_continuations_on_rows_of_their_own(leduc2_search, coarse_blueprint):
+    subgame = build_subgame(spec(leduc2_search, coarse_blueprint, k=4))
+    form = subgame.form
+    chain = np.flatnonzero((subgame.origin < 0) & (form.node_kind == DECISION))
+    owners = {int(form.row_owner[n]) for n in chain}
+    # Round 1 reaches the board in 5 betting sequences; two players choose at each leaf,
+    # the second's 4 nodes on one set of rows.
+    assert subgame.leaves == 5 and len(owners) == 5 * 2 and len(chain) == 5 * (1 + 4)
+    assert all(form.num_actions[n] == 4 for n in chain)
+    assert (form.node_kind[form.children(int(chain[-1]))] == TERMINAL).all()
+
+
+def test_depth_limit_after_a_raise_puts_the_leaves_right_after_it(leduc2_search, coarse_blueprint):
+    subgame = build_subgame(spec(leduc2_search, coarse_blueprint, depth=DepthLimit(raises=1)))
+    real = subgame.origin[(subgame.origin >= 0) & (subgame.form.node_kind == DECISION)]
+    keys = [leduc2_search.form.node_keys[n] for n in real]
+    assert keys and all("r" not in key for key in keys)
+    assert subgame.leaves > 0
+
+
+def test_a_subgame_to_the_end_of_the_game_has_no_leaves_and_every_information_set(leduc2_search, coarse_blueprint):
+    subgame = build_subgame(spec(leduc2_search, coarse_blueprint, depth=DepthLimit.end_of_game()))
+    support = subgame.support()
+    assert subgame.leaves == 0 and int(support.sum()) == 936  # every infoset of 2-player Leduc
+
+
+def test_a_frozen_information_set_keeps_its_probabilities(leduc2_search, coarse_blueprint):
+    node = leduc2_search.node["?:"]
+    subgame = build_subgame(spec(leduc2_search, coarse_blueprint, frozen={(node, 4): {1: 0.25, 2: 0.75}}))
+    assert subgame.frozen == {(0, 4): pytest.approx(np.array([0.25, 0.75]))}
+    result = VectorSubgameSolver(iterations=50).solve(subgame)
+    key = leduc2_search.form.key_of(node, 4)
+    assert result.distribution(key, "current") == pytest.approx({1: 0.25, 2: 0.75})
+    assert result.distribution(leduc2_search.form.key_of(node, 5), "current") is not None  # other hands stay free

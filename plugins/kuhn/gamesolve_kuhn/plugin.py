@@ -3,7 +3,7 @@
 from gamesolve import hookimpl
 from gamesolve.game import GameSpec, Parameter
 from gamesolve_kuhn.game import KuhnGame
-from gamesolve_kuhn.poker_form import classify, describe, kuhn_form
+from gamesolve_kuhn.poker_form import kuhn_form
 
 
 @hookimpl
@@ -26,13 +26,4 @@ def gamesolve_compile_game(game, form, options):
         if options.get("preset"):
             raise ValueError(f"kuhn has no abstraction presets (got --preset {options['preset']})")
         return kuhn_form(game)
-    return None
-
-
-@hookimpl
-def gamesolve_search_adapter(game):
-    if isinstance(game, KuhnGame):
-        from gamesolve.search import PokerAdapter
-
-        return PokerAdapter(describe, classify)
     return None

@@ -3,7 +3,7 @@
 from gamesolve import hookimpl
 from gamesolve.game import GameSpec, Parameter
 from gamesolve_leduc.game import LeducGame
-from gamesolve_leduc.poker_form import BUCKETINGS, classify, describe, leduc_form
+from gamesolve_leduc.poker_form import BUCKETINGS, leduc_form
 
 
 @hookimpl
@@ -31,13 +31,4 @@ def gamesolve_compile_game(game, form, options):
         if options.get("preset"):
             raise ValueError(f"leduc has no abstraction presets (got --preset {options['preset']})")
         return leduc_form(game, game.abstraction)
-    return None
-
-
-@hookimpl
-def gamesolve_search_adapter(game):
-    if isinstance(game, LeducGame):
-        from gamesolve.search import PokerAdapter
-
-        return PokerAdapter(describe, classify)
     return None

@@ -1,0 +1,104 @@
+"""Acceptance: search with range beliefs plays exactly as search with enumerated histories
+(`-s beliefs=range` equals `-s beliefs=exact`), on 2- and 3-player Leduc and Liar's Dice."""
+
+import random
+
+import numpy as np
+import pytest
+
+from gamesolve.evaluate.best_response import TreeEvaluator
+from gamesolve.game.explicit_tree import compile_explicit_tree
+from gamesolve.game.factored_compiler import compile_factored
+from gamesolve.search import SearchAgent, SearchCache, SearchConfig, SearchForm, TabularPolicy, compose_agent_policy
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
+from gamesolve_leduc import LeducGame
+from gamesolve_liars_dice import LiarsDiceGame
+
+
+def composed_policy(game, tree, form, blueprint, beliefs, **config):
+    cache = SearchCache()
+    cfg = SearchConfig(beliefs=beliefs, **config)
+    return compose_agent_policy(game, tree, lambda seat: SearchAgent(game, blueprint, form, seat, cfg, cache=cache))
+
+
+def rough_blueprint(tree, iterations=30):
+    """A blueprint far from equilibrium (so that searches change a lot), from a few CFR iterations."""
+    cfr = TabularCFR(tree, TABULAR_ALGORITHMS["cfr"])
+    cfr.run(iterations)
+    return TabularPolicy.from_slots(tree, cfr.average_policy())
+
+
+@pytest.mark.parametrize("config", [
+    {"k": 4, "iterations": 200},
+    {"k": 2, "iterations": 200, "play": "average"},
+    {"k": 4, "iterations": 200, "depth": "actions:2"},
+])
+def test_two_player_leduc_range_equals_exact(leduc2_tree, leduc2_search, config):
+    from gamesolve.search.nested import _parse_depth
+
+    config = dict(config)
+    if "depth" in config:
+        config["depth"] = _parse_depth(config["depth"])
+    blueprint = rough_blueprint(leduc2_tree)
+    game = LeducGame(2)
+    exact = composed_policy(game, leduc2_tree, leduc2_search, blueprint, "exact", **config)
+    ranged = composed_policy(game, leduc2_tree, leduc2_search, blueprint, "range", **config)
+    assert np.abs(exact - ranged).max() < 1e-9
+    evaluator = TreeEvaluator(leduc2_tree)
+    assert evaluator.evaluate(exact).exploitability == pytest.approx(evaluator.evaluate(ranged).exploitability, abs=1e-9)
+
+
+def play_paths(game, form, blueprint, beliefs, seeds, config):
+    """The agents' decisions along seeded random hands (every seat a search agent)."""
+    out = []
+    cache = SearchCache()
+    cfg = SearchConfig(beliefs=beliefs, **config)
+    for seed in seeds:
+        rng = random.Random(seed)
+        agents = [SearchAgent(game, blueprint, form, seat, cfg, cache=cache) for seat in range(game.num_players)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            if player < 0:
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                dist = agents[player].policy(state)
+                out.append(np.array([dist[a] for a in sorted(dist)]))
+                action = rng.choice(sorted(dist))
+            for agent in agents:
+                agent.observe(state, action)
+            state = state.child(action)
+    return out
+
+
+def test_three_player_leduc_range_equals_exact_along_random_hands(leduc3_tree):
+    game = LeducGame(3)
+    form = SearchForm(compile_factored(game))
+    blueprint = rough_blueprint(leduc3_tree, 10)
+    config = {"k": 2, "iterations": 50}
+    exact = play_paths(game, form, blueprint, "exact", range(12), config)
+    ranged = play_paths(game, form, blueprint, "range", range(12), config)
+    assert len(exact) == len(ranged) > 30
+    assert max(np.abs(a - b).max() for a, b in zip(exact, ranged)) < 1e-9
+
+
+def test_liars_dice_range_equals_exact():
+    game = LiarsDiceGame()
+    tree = compile_explicit_tree(game)
+    form = SearchForm(compile_factored(game))
+    blueprint = rough_blueprint(tree, 5)
+    exact = composed_policy(game, tree, form, blueprint, "exact", iterations=30)
+    ranged = composed_policy(game, tree, form, blueprint, "range", iterations=30)
+    assert np.abs(exact - ranged).max() < 1e-9
+
+
+@pytest.mark.slow
+def test_three_player_leduc_composed_exploitability_range_equals_exact(leduc3_tree):
+    game = LeducGame(3)
+    form = SearchForm(compile_factored(game))
+    blueprint = rough_blueprint(leduc3_tree, 10)
+    evaluator = TreeEvaluator(leduc3_tree)
+    exact = evaluator.evaluate(composed_policy(game, leduc3_tree, form, blueprint, "exact", k=2, iterations=50, play="average"))
+    ranged = evaluator.evaluate(composed_policy(game, leduc3_tree, form, blueprint, "range", k=2, iterations=50, play="average"))
+    assert exact.nash_conv == pytest.approx(ranged.nash_conv, abs=1e-9)
