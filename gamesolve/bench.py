@@ -8,9 +8,11 @@ from typing import Any
 from gamesolve.evaluate.best_response import evaluate_policy
 from gamesolve.game.compile import compiled_tree
 from gamesolve.game.state import Game
+from gamesolve.game.factored_compiler import compile_factored
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
+from gamesolve.solve.vcfr import VectorCFR
 
-OPENSPIEL_NAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker"}
+OPENSPIEL_NAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker", "liars_dice": "liars_dice"}
 
 
 def _cpu_seconds_per_iteration(step, iterations: int) -> float:
@@ -21,10 +23,12 @@ def _cpu_seconds_per_iteration(step, iterations: int) -> float:
 
 
 def bench_cfr(game: Game, iterations: int = 200) -> dict[str, Any]:
-    """CFR+ seconds per iteration (CPU time) for gamesolve and open-spiel's C++ CFRPlusSolver.
+    """CFR+ seconds per iteration (CPU time) for gamesolve and open-spiel's C++ CFRPlusSolver,
+    and gamesolve's vector-form CFR (DCFR) beside them.
 
-    Both run the same number of warm iterations back to back; open-spiel runs a tenth of
-    them (at least 10), since it is far slower. Returns both rates and their ratio.
+    All run warm iterations back to back (gamesolve's after one compiling iteration);
+    open-spiel runs a tenth of them (at least 10), since it is far slower. Returns the rates,
+    the ratio, and the exploitability of both gamesolve solvers after ``iterations``.
     """
     import pyspiel
 
@@ -34,7 +38,11 @@ def bench_cfr(game: Game, iterations: int = 200) -> dict[str, Any]:
     ours = TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"])
     ours.run(1)  # compile and warm the kernels
     per_it_ours = _cpu_seconds_per_iteration(lambda: ours.run(1), iterations)
-    os_game = pyspiel.load_game(OPENSPIEL_NAMES[game.name], {"players": game.num_players})
+    vector = VectorCFR(compile_factored(game))
+    vector.run(1)
+    per_it_vector = _cpu_seconds_per_iteration(lambda: vector.run(1), iterations - 1)
+    os_params = {"players": game.num_players} if game.name != "liars_dice" else {}
+    os_game = pyspiel.load_game(OPENSPIEL_NAMES[game.name], os_params)
     solver = pyspiel.CFRPlusSolver(os_game)
     solver.evaluate_and_update_policy()
     os_iterations = max(10, iterations // 10)
@@ -50,4 +58,8 @@ def bench_cfr(game: Game, iterations: int = 200) -> dict[str, Any]:
         "openspiel_iterations_per_second": 1.0 / per_it_os,
         "speedup": per_it_os / per_it_ours,
         "gamesolve_exploitability": evaluate_policy(tree, ours.average_policy()).exploitability,
+        "vcfr_iterations": vector.iterations,
+        "vcfr_iterations_per_second": 1.0 / per_it_vector,
+        "vcfr_exploitability": evaluate_policy(tree, vector.explicit_policy(tree)).exploitability,
+        "vcfr_over_cfr_plus_speed": per_it_ours / per_it_vector,
     }

@@ -268,6 +268,11 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
             f"{result.get('iterations_per_second', 0):,.0f} iterations/s; "
             f"peak memory {result.get('peak_memory_bytes', 0) / 2**30:.2f} GiB"
         )
+    if result.get("dropped_rows") or result.get("saturated_regrets"):
+        lines.append(
+            f"warning     {result.get('dropped_rows', 0):,} row allocations dropped (tables full), "
+            f"{result.get('saturated_regrets', 0):,} regret updates clipped at int32's top"
+        )
     for extra in result.get("summary", []):
         lines.append(extra)
     if "store" in result:

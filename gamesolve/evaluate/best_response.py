@@ -15,8 +15,7 @@ import numpy as np
 from numba import njit
 
 from gamesolve.game.explicit_tree import DECISION, ExplicitTree
-from gamesolve.solve.cfr import edge_players
-from gamesolve.solve.tabular_kernels import backward_values, forward_reach
+from gamesolve.game.tree_walks import backward_values, edge_players, forward_reach
 
 
 @njit(cache=True)

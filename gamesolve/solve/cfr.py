@@ -13,6 +13,7 @@ import attrs
 import numpy as np
 
 from gamesolve.game.explicit_tree import DECISION, ExplicitTree
+from gamesolve.game.tree_walks import edge_players
 from gamesolve.solve import tabular_kernels as K
 
 
@@ -59,15 +60,6 @@ def player_index(tree: ExplicitTree) -> tuple[np.ndarray, ...]:
     first_node = np.full(tree.num_infosets, np.iinfo(np.int32).max, dtype=np.int32)
     np.minimum.at(first_node, tree.node_infoset[decision], decision.astype(np.int32))
     return nodes_start, nodes, infosets_start, infosets, first_node
-
-
-def edge_players(tree: ExplicitTree) -> np.ndarray:
-    """For each node, the player who chose the edge into it (-1 for chance and the root)."""
-    ep = np.full(tree.num_nodes, -1, dtype=np.int32)
-    has = tree.parent >= 0
-    par = tree.parent[has]
-    ep[has] = np.where(tree.node_kind[par] == DECISION, tree.node_player[par], -1)
-    return ep
 
 
 class TabularCFR:

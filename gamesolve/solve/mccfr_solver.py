@@ -119,6 +119,8 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         "seconds": seconds,
         "iterations_per_second": done / seconds if seconds > 0 else 0.0,
         "nodes_visited": trainer.counters.nodes_visited,
+        "dropped_rows": trainer.counters.dropped_rows,
+        "saturated_regrets": trainer.counters.saturated_regrets,
         "threads": request.threads,
         **trainer.memory_report(),
         "config": config.as_dict(),

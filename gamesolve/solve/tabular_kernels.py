@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from gamesolve.game.tree_walks import backward_values, forward_reach
+
 
 @njit(cache=True)
 def regret_matching(regrets, slot_start, strategy, first, last):
@@ -32,37 +34,6 @@ def regret_matching(regrets, slot_start, strategy, first, last):
             u = 1.0 / (s1 - s0)
             for s in range(s0, s1):
                 strategy[s] = u
-
-
-@njit(cache=True)
-def forward_reach(parent, edge_w, edge_player, W, player, own, others):
-    """Reach probabilities in preorder: ``own`` (player's own actions) and ``others``
-    (chance and every other player), so that ``own * others`` is the full reach."""
-    own[0] = 1.0
-    others[0] = 1.0
-    for c in range(1, parent.shape[0]):
-        par = parent[c]
-        x = W[edge_w[c]]
-        if edge_player[c] == player:
-            own[c] = own[par] * x
-            others[c] = others[par]
-        else:
-            own[c] = own[par]
-            others[c] = others[par] * x
-
-
-@njit(cache=True)
-def backward_values(parent, edge_w, W, utility_p, value):
-    """Expected value of every node for one player under the weights ``W``.
-
-    Reverse preorder: a node's subtree is complete when it is reached, so its value can
-    be added to its parent's. Terminal values come from ``utility_p``.
-    """
-    n = parent.shape[0]
-    for c in range(n):
-        value[c] = utility_p[c]
-    for c in range(n - 1, 0, -1):
-        value[parent[c]] += W[edge_w[c]] * value[c]
 
 
 @njit(cache=True)

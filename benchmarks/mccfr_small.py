@@ -1,13 +1,15 @@
-"""MCCFR on Leduc: gamesolve against open-spiel's C++ ExternalSamplingMCCFRSolver, side by side.
+"""MCCFR on small games: gamesolve against open-spiel's C++ ExternalSamplingMCCFRSolver, side by side.
 
-    python benchmarks/mccfr_leduc.py versus   [--seconds 60]   # equal single-core wall time
-    python benchmarks/mccfr_leduc.py ablation [--seconds 30 --seeds 3]
-    python benchmarks/mccfr_leduc.py threads  [--seconds 20]
-    python benchmarks/mccfr_leduc.py players3
+    python benchmarks/mccfr_small.py versus   [--game leduc|liars_dice|kuhn] [--seconds 60] [--form plugin|generic]
+    python benchmarks/mccfr_small.py ablation [--seconds 30 --seeds 3]
+    python benchmarks/mccfr_small.py threads  [--seconds 20]
+    python benchmarks/mccfr_small.py players3
 
 Exploitability is exact (the core's best response over the full game tree; open-spiel's
 own ``exploitability`` for its solver). Throughput counts iterations (one traversal per
-player), CPU-bound and single-threaded unless stated.
+player), CPU-bound and single-threaded unless stated. ``--form generic`` trains on the
+generic compiler's factored form (the one every State-contract game gets; Leduc's has public
+chance nodes) instead of the plugin's.
 """
 
 from __future__ import annotations
@@ -19,14 +21,30 @@ import time
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.explicit_tree import compile_explicit_tree
 from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
+from gamesolve.game.factored_compiler import compile_factored
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
+from gamesolve_kuhn import KuhnGame
+from gamesolve_kuhn.poker_form import kuhn_form
 from gamesolve_leduc import LeducGame
 from gamesolve_leduc.poker_form import leduc_form
+from gamesolve_liars_dice import LiarsDiceGame
+
+GAMES = {
+    "leduc": (LeducGame, leduc_form, "leduc_poker"),
+    "kuhn": (KuhnGame, kuhn_form, "kuhn_poker"),
+    "liars_dice": (lambda players: LiarsDiceGame(), None, "liars_dice"),
+}
 
 
-def ours(seconds: float, seed: int = 0, threads: int = 1, players: int = 2, **overrides):
-    game = LeducGame(players)
-    tree = leduc_form(game)
+def make(name: str, players: int, form: str):
+    factory, plugin_form, _ = GAMES[name]
+    game = factory(players)
+    return game, (plugin_form(game) if form == "plugin" and plugin_form else compile_factored(game))
+
+
+def ours(seconds: float, seed: int = 0, threads: int = 1, players: int = 2, game_name: str = "leduc",
+         form: str = "plugin", **overrides):  # fmt: skip
+    game, tree = make(game_name, players, form)
     config = MCCFRConfig.from_options(SMALL_GAME_MCCFR_DEFAULTS, **overrides)
     trainer = MCCFRTrainer(tree, config, seed=seed, threads=threads)
     trainer.run(iterations=2000)  # compile the kernels outside the timed run
@@ -39,10 +57,10 @@ def ours(seconds: float, seed: int = 0, threads: int = 1, players: int = 2, **ov
     return trainer.counters.iteration, wall, evaluation
 
 
-def openspiel(seconds: float, seed: int = 1):
+def openspiel(seconds: float, seed: int = 1, game_name: str = "leduc"):
     import pyspiel
 
-    game = pyspiel.load_game("leduc_poker")
+    game = pyspiel.load_game(GAMES[game_name][2])
     solver = pyspiel.ExternalSamplingMCCFRSolver(game, seed=seed, avg_type=pyspiel.MCCFRAverageType.SIMPLE)
     iterations = 0
     started = time.perf_counter()
@@ -55,8 +73,9 @@ def openspiel(seconds: float, seed: int = 1):
 
 
 def versus(args) -> None:
-    os_it, os_wall, os_expl = openspiel(args.seconds)
-    it, wall, ev = ours(args.seconds)
+    os_it, os_wall, os_expl = openspiel(args.seconds, game_name=args.game)
+    it, wall, ev = ours(args.seconds, game_name=args.game, form=args.form)
+    print(f"{args.game}, {args.form} form")
     print(f"| solver | iterations | iterations/s | exploitability after {args.seconds:g} s |")
     print("|---|---:|---:|---:|")
     print(f"| open-spiel ExternalSamplingMCCFRSolver (C++, SIMPLE average) | {os_it:,} | {os_it / os_wall:,.0f} | {os_expl:.5f} |")
@@ -98,8 +117,7 @@ def threads(args) -> None:
 
 
 def players3(args) -> None:
-    game = LeducGame(3)
-    tree = leduc_form(game)
+    game, tree = make("leduc", 3, args.form)
     trainer = MCCFRTrainer(tree, MCCFRConfig.from_options(SMALL_GAME_MCCFR_DEFAULTS), seed=0)
     explicit = compile_explicit_tree(game)
     evaluator = TreeEvaluator(explicit)
@@ -118,6 +136,8 @@ def main() -> None:
     parser.add_argument("what", choices=["versus", "ablation", "threads", "players3"])
     parser.add_argument("--seconds", type=float, default=None)
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--game", choices=tuple(GAMES), default="leduc")
+    parser.add_argument("--form", choices=("plugin", "generic"), default="plugin")
     args = parser.parse_args()
     args.seconds = args.seconds or {"versus": 60, "ablation": 30, "threads": 20, "players3": 0}[args.what]
     {"versus": versus, "ablation": ablation, "threads": threads, "players3": players3}[args.what](args)

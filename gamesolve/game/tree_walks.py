@@ -1,0 +1,49 @@
+"""Walks over an explicit tree's preorder arrays that both the CFR kernels and the exact best
+response use: reach probabilities forward, expected values backward."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gamesolve.game.explicit_tree import DECISION, ExplicitTree
+
+
+def edge_players(tree: ExplicitTree) -> np.ndarray:
+    """For each node, the player who chose the edge into it (-1 for chance and the root)."""
+    ep = np.full(tree.num_nodes, -1, dtype=np.int32)
+    has = tree.parent >= 0
+    par = tree.parent[has]
+    ep[has] = np.where(tree.node_kind[par] == DECISION, tree.node_player[par], -1)
+    return ep
+
+
+@njit(cache=True)
+def forward_reach(parent, edge_w, edge_player, W, player, own, others):
+    """Reach probabilities in preorder: ``own`` (player's own actions) and ``others``
+    (chance and every other player), so that ``own * others`` is the full reach."""
+    own[0] = 1.0
+    others[0] = 1.0
+    for c in range(1, parent.shape[0]):
+        par = parent[c]
+        x = W[edge_w[c]]
+        if edge_player[c] == player:
+            own[c] = own[par] * x
+            others[c] = others[par]
+        else:
+            own[c] = own[par]
+            others[c] = others[par] * x
+
+
+@njit(cache=True)
+def backward_values(parent, edge_w, W, utility_p, value):
+    """Expected value of every node for one player under the weights ``W``.
+
+    Reverse preorder: a node's subtree is complete when it is reached, so its value can
+    be added to its parent's. Terminal values come from ``utility_p``.
+    """
+    n = parent.shape[0]
+    for c in range(n):
+        value[c] = utility_p[c]
+    for c in range(n - 1, 0, -1):
+        value[parent[c]] += W[edge_w[c]] * value[c]
