@@ -1,10 +1,11 @@
 """NLTH blueprint training throughput of this checkout against another commit, in one run.
 
-    python benchmarks/compare_commits.py [--base REV] [--preset tiny] [--seconds 20] [--rounds 3]
+    python benchmarks/compare_commits.py [--base REV] [--preset tiny] [--iterations 300000] [--rounds 3]
 
 The other commit is checked out into a temporary git worktree; both trees train the same
-six-player preset, one thread, alternating rounds (so machine noise hits both alike), each in
-its own process with its own numba cache. Prints iterations/s per round and the median ratio.
+six-player preset, one thread, the same iterations, alternating rounds (so machine noise hits
+both alike), each in its own process with its own numba cache. Prints iterations per CPU
+second per round and the median ratio.
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ config = MCCFRConfig.from_options(form.mccfr_defaults, legacy=True) if "legacy" 
 trainer = MCCFRTrainer(form, config, threads=1, seed=0)
 trainer.run(iterations=5000)  # compile and warm up
 it0 = trainer.counters.iteration
-started = time.perf_counter()
-trainer.run(minutes=float(sys.argv[2]) / 60)
-print(json.dumps({"rate": (trainer.counters.iteration - it0) / (time.perf_counter() - started)}))
+# CPU time of a fixed number of iterations: other jobs on the machine slow both trees' wall
+# clocks, much less their CPU time.
+started = time.process_time()
+trainer.run(iterations=int(sys.argv[2]))
+print(json.dumps({"rate": (trainer.counters.iteration - it0) / (time.process_time() - started)}))
 """
 
 
@@ -47,9 +50,9 @@ def tree_path(tree: Path) -> str:
     return ":".join(str(tree / p) for p in (".", "plugins/kuhn", "plugins/leduc", "plugins/nlth"))
 
 
-def rate(tree: Path, preset: str, seconds: float) -> float:
+def rate(tree: Path, preset: str, iterations: int) -> float:
     env = {**os.environ, "PYTHONPATH": tree_path(tree)}
-    out = subprocess.run([sys.executable, "-c", PROBE, preset, str(seconds)], env=env, cwd=tree, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", PROBE, preset, str(iterations)], env=env, cwd=tree, capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"the probe failed in {tree}:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
@@ -59,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", default="HEAD~1", help="the commit to compare against (default HEAD~1)")
     parser.add_argument("--preset", default="tiny")
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--iterations", type=int, default=300_000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -67,11 +70,11 @@ def main() -> None:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), args.base], check=True, capture_output=True)
         try:
             ratios = []
-            print(f"| round | {args.base} it/s | this checkout it/s | ratio |")
+            print(f"| round | {args.base} it/CPU s | this checkout it/CPU s | ratio |")
             print("|---|---:|---:|---:|")
             for r in range(args.rounds):
-                old = rate(base, args.preset, args.seconds)
-                new = rate(ROOT, args.preset, args.seconds)
+                old = rate(base, args.preset, args.iterations)
+                new = rate(ROOT, args.preset, args.iterations)
                 ratios.append(new / old)
                 print(f"| {r + 1} | {old:,.0f} | {new:,.0f} | {new / old:.3f} |", flush=True)
             print(f"\nmedian ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")

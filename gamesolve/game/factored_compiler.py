@@ -340,7 +340,8 @@ def _assemble(game, kinds, players, levels, keys, children, labels, classes, own
         deals=deals,
         class_names=tuple(class_ids),
         regret_scale=_regret_scale(payoff, table),
-        mccfr_defaults=dict(SMALL_GAME_MCCFR_DEFAULTS),
+        # With one round the paper's "never prune the last round" would never prune at all.
+        mccfr_defaults={**SMALL_GAME_MCCFR_DEFAULTS, **({"prune_last_round": True} if n_rounds == 1 else {})},
         describe="lossless (generic compiler)",
         node_keys=tuple(keys),
         locate=locate,

@@ -40,9 +40,6 @@ class SearchResult:
     def root_key(self) -> str:
         return self.subgame.spec.form.node_keys[self.subgame.spec.root]
 
-    def tree_size(self) -> dict[str, int]:
-        return self.subgame.form.summary()
-
     def distribution(self, key: str, which: str = "average") -> dict[int, float] | None:
         """``{action: probability}`` at the game's information set ``key``, or None where the
         subgame does not cover it (outside the subgame, or never reached given the beliefs)."""

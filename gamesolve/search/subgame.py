@@ -236,7 +236,7 @@ class _Builder:
         """The choice chain of a leaf at the game's ``node``."""
         f = self.form
         self.leaves += 1
-        choosers = [p for p in range(f.num_players) if not f.settled[node, p]]
+        choosers = f.in_play(node)
         k = leaf_values.k if choosers else 1
         values = leaf_values.values(node, choosers if k > 1 else [])
         combo = 0

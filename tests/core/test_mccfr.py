@@ -201,3 +201,17 @@ def test_bad_mccfr_options_are_refused(options, message):
 def test_unknown_option_is_refused():
     with pytest.raises(ValueError, match="unknown MCCFR option"):
         MCCFRConfig.from_options({}, prune_treshold="1")
+
+
+def test_time_based_schedules_run_on_leduc_as_they_do_on_holdem(leduc2_poker):
+    # Hold'em's presets give every schedule in time; the same clock on a small game.
+    config = toy_config(
+        average="pluribus", discount_interval="1s", lcfr_threshold="3s", prune_threshold="1s",
+        strategy_interval="1s", snapshot_interval="1s", snapshot_start="2s",
+    )  # fmt: skip
+    trainer = MCCFRTrainer(leduc2_poker, config, seed=0)
+    trainer.run(minutes=4.5 / 60)
+    k = trainer.counters
+    assert k.discounts == 2  # at 1 s and 2 s; 3 s is the threshold
+    assert k.strategy_updates >= 3 and trainer.phi.sum() > 0
+    assert k.snapshots >= 2  # from 2 s on, every second
