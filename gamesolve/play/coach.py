@@ -32,7 +32,7 @@ class CoachNote:
     def line(self) -> str:
         advice = ", ".join(f"{label} {p:.0%}" for label, p in self.strategy if p >= 0.005) or "-"
         where = f"{self.stage}: " if self.stage else ""
-        return f"{where}you {self.chose}; coach: {advice}"
+        return f"{where}you: {self.chose} · coach: {advice}"
 
     def as_dict(self) -> dict:
         return {"stage": self.stage, "chose": self.chose,

@@ -84,6 +84,7 @@ class TerminalPlayer:
         self.view = table.view
         self.read = read
         self.write = write
+        self._drawn = False  # the table on screen is up to date
 
     def run(self) -> SessionResult:
         s = self.session
@@ -113,12 +114,14 @@ class TerminalPlayer:
         return table.seats[seat].position
 
     def _show_table(self) -> None:
+        self._drawn = True
         s = self.session
         table = self.view.table(s.state, s.human_seat, s.seat_names())
         for line in draw_table(table, self.view, to_act=s.to_act(), you=s.human_seat):
             self.write(line)
 
     def _say(self, entry: LogEntry) -> None:
+        self._drawn = False
         self.write("  " + entry.line(self._position(entry.seat)))
 
     def _play_hand(self) -> None:
@@ -128,12 +131,14 @@ class TerminalPlayer:
             if s.bot_turn():
                 self._say(s.bot_step())
             else:
-                self._show_table()
+                if not self._drawn:
+                    self._show_table()
                 self._ask()
             if s.in_hand and self.view.stage(s.state) != stage:
                 stage = self.view.stage(s.state)
                 board = self.view.table(s.state, s.human_seat, s.seat_names()).board
                 self.write(f"--- {stage}{': ' + ' '.join(board) if board else ''} ---")
+                self._drawn = False
 
     def _ask(self) -> None:
         s = self.session

@@ -250,7 +250,7 @@ function drawSession(s) {
     $("coach-title").textContent = `Coach: what ${s.coach.name} would do with your cards`;
     s.coach.notes.forEach((n) => {
       const li = el("li");
-      li.append(el("div", { class: "chose" }, `${n.stage ? n.stage + ": " : ""}you ${n.chose}`));
+      li.append(el("div", { class: "chose" }, `${n.stage ? n.stage + ": " : ""}you: ${n.chose}`));
       const bars = el("div", { class: "bars" });
       n.strategy.filter((x) => x.p >= 0.005).forEach((x) => {
         const row = el("div", { class: "bar" });

@@ -36,3 +36,13 @@ def gamesolve_search_adapter(game):
 
         return PokerAdapter(describe, classify)
     return None
+
+
+@hookimpl
+def gamesolve_play_view(game):
+    """How a person sees and plays the game (gamesolve play / serve)."""
+    if not isinstance(game, KuhnGame):
+        return None
+    from gamesolve_kuhn.play_view import KuhnView
+
+    return KuhnView(game)

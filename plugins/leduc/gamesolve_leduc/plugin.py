@@ -41,3 +41,13 @@ def gamesolve_search_adapter(game):
 
         return PokerAdapter(describe, classify)
     return None
+
+
+@hookimpl
+def gamesolve_play_view(game):
+    """How a person sees and plays the game (gamesolve play / serve)."""
+    if not isinstance(game, LeducGame):
+        return None
+    from gamesolve_leduc.play_view import LeducView
+
+    return LeducView(game)
