@@ -109,9 +109,10 @@ class NLTHView(PlayView):
         if state.is_terminal():
             pay = state.payoffs()
             for s in range(n):
-                if pay[s] > 0:
-                    lines.append(f"{names[s]} ({positions[s]}) wins {self.amount_text(pay[s] + state.committed[s])}"
-                                 f" (net +{self.amount_text(pay[s])})")  # fmt: skip
+                won = pay[s] + state.committed[s]  # chips taken from the pot (a split pot too)
+                if won > 0:
+                    net = f"+{self.amount_text(pay[s])}" if pay[s] >= 0 else f"-{self.amount_text(-pay[s])}"
+                    lines.append(f"{names[s]} ({positions[s]}) wins {self.amount_text(won)} (net {net})")
         board = tuple(card_str(c) for c in state.board)
         return TableView(tuple(seats), board, sum(state.committed), self.stage(state), tuple(lines))
 
@@ -177,10 +178,10 @@ class NLTHView(PlayView):
             if call > 0 and call >= state.stacks[state.current_player()]:
                 return CHECK_CALL  # calling puts every chip in
             raise IllegalAction("you cannot go all-in here: " + self.menu(state).help)
-        m = re.fullmatch(r"(raise|bet|r|b)(.*)", head)
+        m = re.fullmatch(r"(raise|bet|r|b)([\d./%].*|min|max|pot|allin)?", head)  # "r", "r600", "b3bb", not "banana"
         if m is None:
             raise IllegalAction(f"{str(text).strip()[:40]!r} is not an action; type " + self.menu(state).help)
-        amount_text = (m.group(2) + rest).strip()
+        amount_text = ((m.group(2) or "") + rest).strip()
         if "cbr" not in kinds:
             raise IllegalAction("you cannot bet or raise here (everyone else is all-in, or you can only call): " + self.menu(state).help)
         lo, hi = state.min_raise_to, state.max_raise_to
@@ -226,7 +227,7 @@ class NLTHView(PlayView):
         base = state.pot + (call_to - state.bets[seat])
         verb = "bets" if call_to == 0 else "raises to"
         extras = []
-        if to >= (state.max_raise_to or to):
+        if state.max_raise_to is not None and to >= state.max_raise_to:
             extras.append("all-in")
         if base > 0:
             extras.append(pot_fraction_text((to - call_to) / base))
