@@ -69,6 +69,9 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 """Largest request body or websocket message accepted, in bytes."""
 
+SLOW = 0.1
+"""Seconds after which an agent still choosing is shown as thinking."""
+
 SESSION_ID = re.compile(r"[0-9a-f]{32}")
 
 
@@ -226,16 +229,26 @@ class Tables:
                 table.sockets.discard(ws)
 
     async def _agents_play(self, table: WebTable) -> None:
-        """Agents act one at a time (each in the pool) until the person's turn or the hand's end."""
+        """Agents act one at a time, each in the pool, until the person's turn or the hand's end.
+
+        An agent that takes longer than :data:`SLOW` is announced as thinking, and the state
+        after its move is pushed at once; fast agents' moves go out together with the state
+        that follows them (one message instead of several)."""
         s = table.session
+        loop = asyncio.get_running_loop()
         while s.bot_turn():
             seat = s.to_act()
-            table.thinking = {"seat": seat, "name": s.seat_names()[seat]}
-            await self.broadcast(table)
+            future = loop.run_in_executor(self.executor, s.bot_step)
+            done, _ = await asyncio.wait({future}, timeout=SLOW)
+            if not done:
+                table.thinking = {"seat": seat, "name": s.seat_names()[seat]}
+                await self.broadcast(table)
             try:
-                await self._run(s.bot_step)
+                await future
             finally:
                 table.thinking = None
+            if not done and s.bot_turn():
+                await self.broadcast(table)
         if not s.in_hand and s.state is not None:
             await self._after_hand(table)
         await self.broadcast(table)
