@@ -78,7 +78,7 @@ async def _player(url: str, index: int, hands: int, seed: int, result: LoadResul
     created = await loop.run_in_executor(None, _create, url)
     ws_url = url.replace("http", "ws", 1) + f"/api/sessions/{created['session']}/ws"
     async with websockets.connect(ws_url, max_size=2**20, open_timeout=60) as ws:
-        state = json.loads(await ws.recv())
+        state = await _next_state(ws, deadline)
         while True:
             if time.monotonic() > deadline:
                 result.errors.append(f"player {index}: out of time")
@@ -94,15 +94,23 @@ async def _player(url: str, index: int, hands: int, seed: int, result: LoadResul
             elif state["your_turn"]:
                 message = {"type": "action", "action": _choose(state, rng)}
             else:
-                state = json.loads(await ws.recv())
+                state = await _next_state(ws, deadline)
                 continue
             sent = time.perf_counter()
             await ws.send(json.dumps(message))
             while True:
-                state = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(1.0, deadline - time.monotonic())))
+                state = await _next_state(ws, deadline)
                 if state.get("type") == "error" or state["your_turn"] or not state["in_hand"]:
                     break
             result.latencies.append(time.perf_counter() - sent)
+
+
+async def _next_state(ws, deadline: float) -> dict:
+    """The next state or error message ("thinking" notices skipped)."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(1.0, deadline - time.monotonic())))
+        if message.get("type") != "thinking":
+            return message
 
 
 def _create(url: str) -> dict:

@@ -17,8 +17,9 @@ HTTP, JSON bodies (at most :data:`MAX_BODY` bytes), session ids of 32 hex digits
 =============================================  ===============================================
 
 Websocket messages from the page: ``{"type": "action", "action": "r 600"}``,
-``{"type": "next"}``, ``{"type": "state"}``. The server sends ``{"type": "state", ...}`` after
-every change of the table (each agent's action, with its thinking time, is one change) and
+``{"type": "next"}``, ``{"type": "state"}``. The server sends ``{"type": "state", ...}`` when
+the table changes (the agents' moves appear in its ``log``, each with its thinking time in
+ms), ``{"type": "thinking", "seat": S, "name": N}`` while a slow agent chooses, and
 ``{"type": "error", "status": 4xx, "message": ...}`` to the sender of a bad message; the
 connection stays open. An unknown session gets an error message and close code 4404.
 
@@ -110,7 +111,6 @@ class WebTable:
         self.sockets: set[WebSocket] = set()
         self.last_used = time.monotonic()
         self.coach_notes: list[dict] | None = None
-        self.thinking: dict | None = None
 
     @property
     def session(self):
@@ -146,7 +146,6 @@ class WebTable:
                  "text": e.text, "stage": e.stage, "you": e.human, "ms": e.ms}
                 for e in s.log
             ],  # fmt: skip
-            "thinking": self.thinking,
             "last_hand": {"number": s.last.number, "text": s.last.text, "returns": list(s.last.returns)}
             if s.last is not None and not s.in_hand else None,
             "result": {**result.as_dict(), "line": result.line(view.amount_text)},
@@ -219,9 +218,12 @@ class Tables:
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     async def broadcast(self, table: WebTable) -> None:
-        if not table.sockets:
-            return
-        message = table.snapshot()
+        """Push the table's state to its open pages."""
+        if table.sockets:
+            await self.send_all(table, table.snapshot())
+
+    @staticmethod
+    async def send_all(table: WebTable, message: dict) -> None:
         for ws in list(table.sockets):
             try:
                 await ws.send_json(message)
@@ -231,22 +233,20 @@ class Tables:
     async def _agents_play(self, table: WebTable) -> None:
         """Agents act one at a time, each in the pool, until the person's turn or the hand's end.
 
-        An agent that takes longer than :data:`SLOW` is announced as thinking, and the state
-        after its move is pushed at once; fast agents' moves go out together with the state
-        that follows them (one message instead of several)."""
+        An agent still choosing after :data:`SLOW` seconds is announced with a
+        ``{"type": "thinking"}`` message (built from what was known before it started: the
+        session is being changed in the pool meanwhile), and the state after its move is
+        pushed at once; fast agents' moves go out with the state that follows them."""
         s = table.session
         loop = asyncio.get_running_loop()
         while s.bot_turn():
             seat = s.to_act()
+            name = s.seat_names()[seat]
             future = loop.run_in_executor(self.executor, s.bot_step)
             done, _ = await asyncio.wait({future}, timeout=SLOW)
             if not done:
-                table.thinking = {"seat": seat, "name": s.seat_names()[seat]}
-                await self.broadcast(table)
-            try:
-                await future
-            finally:
-                table.thinking = None
+                await self.send_all(table, {"type": "thinking", "seat": seat, "name": name})
+            await future
             if not done and s.bot_turn():
                 await self.broadcast(table)
         if not s.in_hand and s.state is not None:

@@ -81,7 +81,8 @@ class Served:
                 time.sleep(0.2)
 
     def log(self) -> str:
-        self._log.flush()
+        if not self._log.closed:
+            self._log.flush()
         return self.log_path.read_text()
 
     def stop(self) -> None:

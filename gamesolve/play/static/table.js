@@ -8,6 +8,7 @@ let ws = null;
 let sid = null;
 let state = null;
 let waiting = false;  // an action was sent and its answer has not come yet
+let thinking = null;  // {seat, name} of an agent still choosing
 
 const $ = (id) => document.getElementById(id);
 
@@ -71,8 +72,12 @@ function connect() {
   ws.onopen = () => { $("status").textContent = "connected"; };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
-    if (msg.type === "state") {
+    if (msg.type === "thinking") {
+      thinking = msg;
+      if (state) render(state);
+    } else if (msg.type === "state") {
       waiting = false;
+      thinking = null;
       render(msg);
     } else if (msg.type === "error") {
       waiting = false;
@@ -112,7 +117,7 @@ function render(s) {
   const players = s.table ? s.table.seats.length : "";
   $("game").textContent = `${s.game} · ${players} players · hand ${s.hand}${s.hands_limit ? " of " + s.hands_limit : ""} · you are in seat ${s.seat}`;
   $("game").title = s.describe;
-  if (s.thinking) $("status").textContent = `${s.thinking.name} is thinking…`;
+  if (thinking) $("status").textContent = `${thinking.name} is thinking…`;
   else if (s.your_turn) $("status").textContent = "your turn";
   else if (!s.in_hand) $("status").textContent = s.over ? "session over" : "hand over";
   drawSeats(s);
@@ -149,7 +154,7 @@ function drawSeats(s) {
     if (seat.stack !== null) div.append(el("div", { class: "stack" }, chips(seat.stack)));
     if (seat.bet) div.append(el("div", { class: "bet" }, chips(seat.bet)));
     if (seat.status) div.append(el("div", { class: "status" }, seat.status));
-    if (s.thinking && s.thinking.seat === seat.seat) div.append(el("div", { class: "thinking" }, "thinking…"));
+    if (thinking && thinking.seat === seat.seat) div.append(el("div", { class: "thinking" }, "thinking…"));
     box.append(div);
   });
 }
