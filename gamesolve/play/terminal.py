@@ -105,7 +105,7 @@ class TerminalPlayer:
         self.write("")
         self.write("session: " + result.line(self.view.amount_text))
         if self.table.histories is not None and s.records:
-            self.write(f"hand histories: {self.table.histories.path} ({len(s.records)} hands)")
+            self.write(f"hand histories: {self.table.histories.path} ({len(s.records)} hand{'s' if len(s.records) != 1 else ''})")
         return result
 
     # -- one hand -----------------------------------------------------------------------------
