@@ -59,14 +59,3 @@ class HandHistories:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps(line, sort_keys=True) + "\n")
-
-    def hands_saved(self) -> int:
-        """How many hands the file holds (for reports and tests)."""
-        if not self.path.exists():
-            return 0
-        if self.path.is_dir():
-            return sum(1 for _ in self.path.glob("hand-*.phh"))
-        text = self.path.read_text(encoding="utf-8")
-        if self.native:
-            return sum(1 for line in text.splitlines() if line.startswith("[") and line.rstrip().endswith("]"))
-        return sum(1 for line in text.splitlines() if line.strip())
