@@ -164,6 +164,7 @@ class TableManager:
         self.executor = executor
         self.tables: dict[str, WebTable] = {}
         self.created = 0
+        self.building = 0  # tables being built (their agents load in the pool)
         self.root = (Path(config.data_dir) / "sessions").resolve()
 
     def get(self, sid: str) -> WebTable:
@@ -181,7 +182,7 @@ class TableManager:
 
     async def create(self, seat: int | None) -> WebTable:
         self._evict_idle()
-        if len(self.tables) >= self.config.max_tables:
+        if len(self.tables) + self.building >= self.config.max_tables:
             raise ApiError(429, f"the server is full ({self.config.max_tables} tables); try again later")
         p = self.config.spec.game.num_players
         seat = self.config.seat if seat is None else seat
@@ -198,10 +199,13 @@ class TableManager:
             folder.mkdir(parents=True, exist_ok=True)
             return build_table(self.host, self.config.spec, seat=seat, seed=seed, hands=self.config.hands, hh_path=hh)
 
+        self.building += 1
         try:
             table = await loop.run_in_executor(self.executor, build)
         except TableError as exc:
             raise ApiError(400, str(exc)) from None
+        finally:
+            self.building -= 1
         web = WebTable(sid, table, folder, seed)
         self.tables[sid] = web
         return web

@@ -99,7 +99,7 @@ class TerminalPlayer:
                 self._show_table()
                 self._play_hand()
                 self._end_of_hand()
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # q, end of input, Ctrl-C: the hands played are kept
             self.write("stopped.")
         result = s.result()
         self.write("")
