@@ -38,6 +38,12 @@ class Agent(abc.ABC):
     def observe(self, state: State, action: int) -> None:  # noqa: B027 - optional hook
         """Called after every action (any player's, and chance's) with the state before it."""
 
+    def strategy(self, state: State, seat: int) -> list[tuple[int, float]] | None:
+        """Optional: the agent's probability of each action at ``state`` for ``seat``, as
+        ``(action, probability)`` pairs, without playing (the play coach shows it after a
+        hand). ``None`` (the default): the agent cannot tell."""
+        return None
+
 
 def hand_seed(seed: int, hand: int) -> int:
     """The seed of an agent's random stream for hand number ``hand`` (distinct per hand)."""

@@ -417,6 +417,109 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, wor
     emit(report, as_json, lines)
 
 
+# ---- play: a person against agents, in the terminal (gamesolve/play/) ---------------------------
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game name (see `gamesolve games`).")
+@click.option("--agents", "agent_list", required=True,
+              help="Comma-separated agents for the other seats: NAME or NAME:KEY=VALUE[:KEY=VALUE] (see `gamesolve agents`).")
+@click.option("--seat", type=str, default="0", show_default=True, help="Your seat in the first hand (everyone moves one seat per hand).")
+@click.option("--hands", type=str, default=None, help="Hands to play (default: until you type q).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (cards and agents).")
+@click.option("--players", type=str, default=None, help="Number of players (default: agents + you; one agent fills every other seat).")
+@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
+@click.option("--hh", "hh_path", type=click.Path(path_type=Path), default=None,
+              help="Save every hand here as it ends (NLTH: PHH, PATH.phhs one file, else a folder; other games: JSON lines). "
+                   "Default: hands-DATE-TIME.phhs (or .jsonl) in the current folder.")
+@click.option("--coach", "coach", default="auto", show_default=True,
+              help="After each hand, show an agent's strategy at your decisions: auto (the first seated blueprint or policy agent), none, or an agent spec.")
+@click.pass_context
+def play(ctx, game_name, agent_list, seat, hands, seed, players, params, hh_path, coach):
+    """Play against agents in the terminal: f, c, r 600, r 3bb, r 2/3pot, allin (docs/play.md)."""
+    from gamesolve.play.history import HandHistories
+    from gamesolve.play.table import TableError, TableSpec, build_table, seat_agents
+    from gamesolve.play.terminal import TerminalPlayer
+
+    host = host_from(ctx)
+    try:
+        n, texts = seat_agents(_positive(players, "players", int) if players is not None else None, agent_list)
+    except TableError as exc:
+        raise InputError(str(exc)) from None
+    n_hands = _positive(hands, "hands", int)
+    try:
+        seat_no = int(seat)
+    except ValueError:
+        raise InputError(f"--seat must be a seat number, got {seat!r}") from None
+    spec, game = make_game(host, game_name, n, parse_params(params))
+    if hh_path is None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        hh_path = Path(HandHistories.default_name(host.pm, game).replace("hands", f"hands-{stamp}"))
+    try:
+        table = build_table(host, TableSpec(game, texts, coach), seat=seat_no, seed=seed, hands=n_hands, hh_path=hh_path)
+    except TableError as exc:
+        raise InputError(str(exc)) from None
+
+    def read(prompt: str) -> str | None:
+        click.echo(prompt, nl=False)
+        line = sys.stdin.readline()
+        return line if line else None  # "" is the end of input
+
+    TerminalPlayer(table, read, click.echo).run()
+
+
+# ---- serve: the web table, one table per browser session (gamesolve/play/server.py) -----------
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game name (see `gamesolve games`).")
+@click.option("--agents", "agent_list", required=True,
+              help="Comma-separated agents for the other seats of every table (see `gamesolve agents`).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (localhost only unless told otherwise).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free port).")
+@click.option("--data", "data_dir", type=click.Path(path_type=Path), default=Path("gamesolve-play"), show_default=True,
+              help="Folder for the tables' hand histories; the server reads and writes nothing else.")
+@click.option("--seat", type=str, default="0", show_default=True, help="The person's seat in a table's first hand.")
+@click.option("--hands", type=str, default=None, help="Hands per table (default: no limit).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (each table gets its own, derived from it).")
+@click.option("--players", type=str, default=None, help="Number of players (default: agents + 1).")
+@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
+@click.option("--coach", "coach", default="auto", show_default=True, help="auto, none, or an agent spec (see `gamesolve play`).")
+@click.option("--max-tables", type=click.IntRange(1, 10000), default=64, show_default=True, help="Tables open at once.")
+@click.option("--workers", type=click.IntRange(1, 64), default=4, show_default=True, help="Threads the agents think in.")
+@click.pass_context
+def serve(ctx, game_name, agent_list, host, port, data_dir, seat, hands, seed, players, params, coach, max_tables, workers):
+    """Serve a web table: play against agents in the browser (docs/play.md)."""
+    try:
+        import uvicorn
+
+        from gamesolve.play.server import ServerConfig, create_app
+    except ImportError as exc:
+        raise InputError(f"gamesolve serve needs the play extra: pip install 'gamesolve[play]' ({exc})") from None
+    from gamesolve.play.table import TableError, TableSpec, build_table, seat_agents
+
+    plugin_host_ = host_from(ctx)
+    try:
+        n, texts = seat_agents(_positive(players, "players", int) if players is not None else None, agent_list)
+    except TableError as exc:
+        raise InputError(str(exc)) from None
+    n_hands = _positive(hands, "hands", int)
+    try:
+        seat_no = int(seat)
+    except ValueError:
+        raise InputError(f"--seat must be a seat number, got {seat!r}") from None
+    spec_, game = make_game(plugin_host_, game_name, n, parse_params(params))
+    spec = TableSpec(game, texts, coach)
+    try:  # one table built up front: a wrong agent or store fails here, in one line
+        build_table(plugin_host_, spec, seat=seat_no, seed=seed, hands=n_hands, hh_path=None)
+    except TableError as exc:
+        raise InputError(str(exc)) from None
+    if data_dir.exists() and not data_dir.is_dir():
+        raise InputError(f"--data {data_dir} is not a folder")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    config = ServerConfig(spec, data_dir.resolve(), seat=seat_no, seed=seed, hands=n_hands, max_tables=max_tables, workers=workers)
+    app = create_app(config, plugin_host_)
+    click.echo(f"gamesolve: {game.describe()} against {', '.join(texts)}; hand histories in {config.data_dir}")
+    click.echo(f"gamesolve: open http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
+    uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=65536)
+
+
 @cli.group()
 def cache():
     """Manage gamesolve's caches."""

@@ -89,3 +89,20 @@ def gamesolve_summarize_strategy(game, tree, rows, node_offset):
     :param node_offset: first table entry of each public node (-1 where never reached).
     :return: a dict with ``"summary"`` (lines to print) and any JSON-able figures, or None.
     """
+
+
+@hookspec(firstresult=True)
+def gamesolve_play_view(game):
+    """How people see and play ``game`` at a table (``gamesolve play``, ``gamesolve serve``).
+
+    :param game: a :class:`gamesolve.game.Game` instance.
+    :return: a :class:`gamesolve.play.view.PlayView` for it -- what a seat sees
+        (``table``: seats with names, positions, stacks, bets and cards, the board, the pot),
+        the legal actions as a menu (``menu``: choices, and bet sizes as a range with
+        presets), typed actions parsed (``parse``: text -> contract action, or
+        ``IllegalAction`` with a one-line message), each action described for the log
+        (``describe``), and the unit results are reported in (``unit``) -- or ``None`` when
+        the plugin does not draw this game (the core's generic view then draws it from
+        ``legal_actions``, ``action_to_string`` and the information-state keys).
+        docs/play.md shows a plugin's view.
+    """

@@ -107,4 +107,4 @@ def test_local_plugin_folder_from_environment_variable(monkeypatch, example_plug
 
 def test_describe_plugins_lists_each_plugins_hooks(host):
     rows = dict(describe_plugins(host))
-    assert rows["gamesolve_kuhn.plugin"] == ["gamesolve_compile_game", "gamesolve_register_games"]
+    assert rows["gamesolve_kuhn.plugin"] == ["gamesolve_compile_game", "gamesolve_play_view", "gamesolve_register_games"]

@@ -27,3 +27,13 @@ def gamesolve_compile_game(game, form, options):
             raise ValueError(f"kuhn has no abstraction presets (got --preset {options['preset']})")
         return kuhn_form(game)
     return None
+
+
+@hookimpl
+def gamesolve_play_view(game):
+    """How a person sees and plays the game (gamesolve play / serve)."""
+    if not isinstance(game, KuhnGame):
+        return None
+    from gamesolve_kuhn.play_view import KuhnView
+
+    return KuhnView(game)

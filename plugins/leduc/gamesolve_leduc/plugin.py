@@ -32,3 +32,13 @@ def gamesolve_compile_game(game, form, options):
             raise ValueError(f"leduc has no abstraction presets (got --preset {options['preset']})")
         return leduc_form(game, game.abstraction)
     return None
+
+
+@hookimpl
+def gamesolve_play_view(game):
+    """How a person sees and plays the game (gamesolve play / serve)."""
+    if not isinstance(game, LeducGame):
+        return None
+    from gamesolve_leduc.play_view import LeducView
+
+    return LeducView(game)

@@ -29,3 +29,13 @@ def gamesolve_register_games(register):
             tabular=True,
         )
     )
+
+
+@hookimpl
+def gamesolve_play_view(game):
+    """How a person sees and plays the game (gamesolve play / serve)."""
+    if not isinstance(game, LiarsDiceGame):
+        return None
+    from gamesolve_liars_dice.play_view import LiarsDiceView
+
+    return LiarsDiceView(game)

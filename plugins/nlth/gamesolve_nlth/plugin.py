@@ -151,3 +151,15 @@ def gamesolve_register_commands(cli):
         group.add_command(info_command)
     if "abstraction" not in cli.commands:
         cli.add_command(group)
+
+
+@hookimpl
+def gamesolve_play_view(game):
+    """Seats, positions, stacks, bets, cards, board and pot; bets typed in chips, bb or pot fractions."""
+    from gamesolve_nlth.state import NLTHGame
+
+    if not isinstance(game, NLTHGame):
+        return None
+    from gamesolve_nlth.play_view import NLTHView
+
+    return NLTHView(game)

@@ -170,6 +170,23 @@ class BlueprintAgent(Agent):
         bucket = self.cards.bucket(state.street, state.hole_cards(seat), state.board)
         probs = self.store.probabilities(node, bucket)
         k = int(self.store.child_start[node]) + int(self.rng.choice(len(probs), p=probs))
+        return self._real_action(state, seat, node, line, t, k)
+
+    def strategy(self, state: NLTHState, seat: int) -> list[tuple[int, float]]:
+        """The blueprint's probabilities at ``state`` for ``seat`` (the play coach): each tree
+        edge as the real action :meth:`act` would play for it. Off the tree: check or call."""
+        located = self._locate(state)
+        t = self._tree_seat(seat, state.button)
+        if located is None or self.store.node_player[located[0]] != t:
+            return [(CHECK_CALL, 1.0)]
+        node, line = located
+        bucket = self.cards.bucket(state.street, state.hole_cards(seat), state.board)
+        probs = self.store.probabilities(node, bucket)
+        first = int(self.store.child_start[node])
+        return [(self._real_action(state, seat, node, line, t, first + i), float(p)) for i, p in enumerate(probs)]
+
+    def _real_action(self, state: NLTHState, seat: int, node: int, line: _Line, t: int, k: int) -> int:
+        """The real action for tree edge ``k``: the same pot fraction, clipped to the legal range."""
         kind = self.store.edge_class[k]
         if kind == FOLD:
             return REAL_FOLD if state.call_amount > 0 else CHECK_CALL
