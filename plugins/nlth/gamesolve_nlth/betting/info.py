@@ -54,7 +54,7 @@ def tree_info(preset_name: str, players: int = 6, exact: bool | None = None, sam
 @click.option("--json", "as_json", is_flag=True)
 def info_command(preset, players, estimate, as_json):
     """Nodes and infosets per round of a preset's betting tree, and the blueprint's memory."""
-    from gamesolve.cli import InputError
+    from gamesolve.errors import InputError
 
     try:
         data = tree_info(preset, players, exact=False if estimate else None)

@@ -20,15 +20,16 @@ def check_supported(game: NLTHGame) -> None:
         raise ValueError("the blueprint is trained for equal stacks (one --param stacks value)")
 
 
-def nlth_poker_tree(game: NLTHGame, preset: BlueprintPreset, card_abstraction=None) -> PokerTree:
+def nlth_poker_tree(game: NLTHGame, preset: BlueprintPreset, card_abstraction=None, progress=None) -> PokerTree:
     """The betting tree of ``preset`` for ``game``'s seats, stacks and blinds, with deals
-    bucketed by the preset's card abstraction (built or loaded from the cache)."""
+    bucketed by the preset's card abstraction (built or loaded from the cache; a build, a
+    minute or two for tiny, is shown on ``progress``)."""
     check_supported(game)
     tree = build_betting_tree(
         action_abstraction(preset.actions), game.num_players, game.stacks[0], game.small_blind, game.big_blind
     )
     tree.pop("size")
-    cards = card_abstraction or build_card_abstraction(preset.cards)
+    cards = card_abstraction or build_card_abstraction(preset.cards, progress=progress)
     n = game.num_players
     return PokerTree(
         game_name=game.name,
