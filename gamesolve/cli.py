@@ -448,7 +448,7 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
     search = search or bool(search_options)
     if search:
         try:
-            config = SearchConfig.from_options(parse_params(search_options, "--search-option"))
+            config = SearchConfig.from_options(_finite(parse_params(search_options, "--search-option"), "--search-option"))
         except (ValueError, TypeError, OverflowError) as exc:
             raise InputError(one_line(exc)) from None
         adapter = host.pm.hook.gamesolve_search_adapter(game=game)
@@ -477,6 +477,18 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
         **evaluation_fields(evaluation),
     }
     emit(result, as_json, summary_lines(result))
+
+
+def _finite(options: dict[str, str], flag: str) -> dict[str, str]:
+    """Reject ``nan`` and infinite numbers, which no option means."""
+    for key, value in options.items():
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        if not math.isfinite(number):
+            raise InputError(f"{flag} {key} must be a finite number, got {value!r}")
+    return options
 
 
 def _search_policy(game, tree, blueprint_slots, adapter, config, progress) -> tuple[Any, dict[str, Any]]:
@@ -550,6 +562,9 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, for
     failed = None
     if hh_path is not None:
         try:
+            if force and hh_path.is_dir():  # the previous histories go: none of them stays mixed in
+                for old in hh_path.iterdir():
+                    old.unlink()
             written = host.pm.hook.gamesolve_write_hand_histories(game=game, hands=result.records, path=hh_path)
             report["hand_histories"] = {"path": str(hh_path), "hands": written}
             lines.append(f"hand histories  {written:,} hands -> {hh_path}")

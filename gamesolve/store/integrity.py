@@ -207,13 +207,23 @@ def check_store(root: str | os.PathLike, deep: bool | None = None, limit: int | 
             key = f"{rel_dir}/{name}" if rel_dir else name
             seen.append((key, owner))
     present = set()
+    unlisted: dict[str, list[str]] = {}  # top folder below the owning manifest -> its unlisted files
     for key, owner in seen:
         present.add(key)
         if key in index.files:
             continue
         if key.rsplit("/", 1)[-1] in MARKERS or owner in unreadable:
             continue
-        problems.append(f"{shown(key)} is not listed in any manifest (an unexpected file)")
+        below = key[len(owner) + 1 :] if owner else key
+        top = f"{owner}/{below.split('/')[0]}" if owner else below.split("/")[0]
+        unlisted.setdefault(top if "/" in below else key, []).append(key)
+    for top, keys in unlisted.items():
+        listed_below = any(k.startswith(top + "/") for k in index.files)
+        if top not in keys and not listed_below and (root / top / "zarr.json").exists():
+            # a whole unit whose own manifest is gone: name the missing manifest
+            problems.append(f"{shown(top + '/' + MANIFEST)} is missing ({len(keys):,} files below it are listed in no manifest)")
+        else:
+            problems.extend(f"{shown(k)} is not listed in any manifest (an unexpected file)" for k in keys)
     total = index.total_bytes
     deep = total <= DEEP_LIMIT if deep is None else deep
     for key, entry in sorted(index.files.items()):
@@ -242,7 +252,7 @@ def verify_store(root: str | os.PathLike, deep: bool | None = None) -> StoreInde
     index, problems = check_store(root, deep=deep, limit=50)
     if problems:
         more = f" (and {len(problems) - 1:,}{'+' if len(problems) >= 50 else ''} more problems)" if len(problems) > 1 else ""
-        if len(problems) == 1 and "manifest.json is missing" in problems[0]:
+        if len(problems) == 1 and problems[0].endswith("not a gamesolve store, or a damaged one"):
             raise StoreDamagedError(problems[0])
         raise StoreDamagedError(f"damaged store: {problems[0]}{more}; `gamesolve store check {root}` lists them")
     return index
