@@ -23,7 +23,6 @@ tenth of the run if sooner), then every interval (``--checkpoint``, default 10 m
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import time
 from pathlib import Path
@@ -34,7 +33,7 @@ import zarr
 from zarr.storage import LocalStore
 
 from gamesolve import __version__
-from gamesolve.errors import DiskFullError, StoreDamagedError, StoreError
+from gamesolve.errors import DiskFullError, StoreError
 from gamesolve.store import integrity
 from gamesolve.store.zarr_io import _remove, atomic_group, open_group, write_array, writing
 
@@ -43,7 +42,6 @@ LATEST = "LATEST"
 KEEP = 2  # complete generations kept on disk
 DEFAULT_INTERVAL_MINUTES = 10.0
 FIRST_CHECKPOINT_SECONDS = 60.0
-_GENERATION = re.compile(r"checkpoint-(\d{6})")
 
 
 def _visible(path: Path) -> list[str]:
@@ -52,8 +50,7 @@ def _visible(path: Path) -> list[str]:
 
 def generations(path: str | os.PathLike) -> list[str]:
     """The visible (hence complete and sealed) checkpoint generations, oldest first."""
-    path = Path(path)
-    return [name for name in _visible(path) if _GENERATION.fullmatch(name) and (path / name).is_dir()]
+    return integrity.units(Path(path), LATEST)
 
 
 def holds_results(path: str | os.PathLike) -> bool:
@@ -101,35 +98,9 @@ def read_meta(path: str | os.PathLike) -> dict[str, Any]:
 
 
 def latest(path: str | os.PathLike) -> str | None:
-    """The newest complete generation, or None before the first checkpoint.
-
-    :class:`StoreDamagedError` if ``LATEST`` is unreadable, names no sealed generation or
-    does not match that generation's manifest, or is missing while older generations exist.
-    (Missing with only the first generation present is the instant between that
-    generation's rename and the first ``LATEST``: the generation is complete and is used.)"""
-    path = Path(path)
-    marker = path / LATEST
-    if not marker.exists():
-        found = generations(path)
-        if not found:
-            return None
-        if found == ["checkpoint-000001"]:
-            return found[0]
-        raise StoreDamagedError(f"damaged store: {marker} is missing while checkpoints {', '.join(found)} exist")
-    try:
-        lines = marker.read_text().split()
-    except (OSError, UnicodeDecodeError):
-        lines = []
-    name = lines[0] if lines else ""
-    digest = lines[1].removeprefix("sha256:") if len(lines) == 2 else None
-    if not _GENERATION.fullmatch(name) or digest is None:
-        raise StoreDamagedError(f"damaged store: {marker} is not a valid checkpoint marker")
-    actual = integrity.manifest_digest(path / name)
-    if actual is None:
-        raise StoreDamagedError(f"damaged store: {marker} names {name}, which is missing or has no manifest")
-    if actual != digest:
-        raise StoreDamagedError(f"damaged store: {marker} does not match {path / name / integrity.MANIFEST}")
-    return name
+    """The newest complete generation, or None before the first checkpoint;
+    :class:`StoreDamagedError` if ``LATEST`` is damaged (see :func:`integrity.read_pointer`)."""
+    return integrity.read_pointer(Path(path), LATEST)
 
 
 def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], attrs: dict[str, Any]) -> str:
@@ -148,12 +119,8 @@ def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], att
             for key, value in arrays.items():
                 write_array(group, key, value)
             group.attrs.update(attrs)
-        digest = integrity.manifest_digest(path / name)
         with writing(path, "the checkpoint marker of"):
-            with open(tmp, "w") as fh:
-                fh.write(f"{name}\nsha256:{digest}\n")
-                fh.flush()
-                os.fsync(fh.fileno())
+            integrity.write_pointer(path, name, LATEST)  # the commit point
     except BaseException as exc:
         _remove(path / name)  # never leave a sealed generation newer than LATEST after a failure
         tmp.unlink(missing_ok=True)
@@ -161,8 +128,6 @@ def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], att
             kept = f"the last checkpoint ({current}) is intact" if current else "no checkpoint was written yet"
             raise DiskFullError(f"{exc}; {kept}: free some space, then continue with `gamesolve solve --out {path} --resume`") from None
         raise
-    os.replace(tmp, path / LATEST)  # the commit point
-    integrity.fsync_dir(path)
     for old in generations(path)[:-KEEP]:
         _remove(path / old)
     return name

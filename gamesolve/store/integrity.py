@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import AsyncGenerator, Iterable
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,13 @@ DEEP_LIMIT = 256 * 2**20
 this size here); bigger ones have their structure and metadata checked on open and each
 chunk checked as it is read. ``gamesolve store check`` always hashes everything."""
 _BLOCK = 1 << 20
+
+
+def fsync_enabled() -> bool:
+    """Whether writes are forced to disk. ``GAMESOLVE_FSYNC=0`` turns it off, for test suites
+    on a shared disk only: a killed process loses nothing without it (the page cache
+    survives), a power cut may."""
+    return os.environ.get("GAMESOLVE_FSYNC", "1").lower() not in ("0", "off", "false", "no")
 
 
 def is_hidden(name: str) -> bool:
@@ -76,6 +84,8 @@ def _list_digest(files: dict[str, list]) -> str:
 
 def fsync_dir(path: Path) -> None:
     """Make a folder's entries (created, renamed files) durable."""
+    if not fsync_enabled():
+        return
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -83,11 +93,13 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def seal(folder: str | os.PathLike, fsync: bool = True) -> str:
+def seal(folder: str | os.PathLike, fsync: bool | None = None) -> str:
     """Write ``folder/manifest.json`` listing every file below ``folder`` (except hidden
-    ones and those in sealed subfolders) with its size and SHA-256; with ``fsync``, every
-    listed file and folder is forced to disk first. Returns the manifest's own SHA-256."""
+    ones and those in sealed subfolders) with its size and SHA-256; with ``fsync`` (default:
+    :func:`fsync_enabled`), every listed file and folder is forced to disk first. Returns
+    the manifest's own SHA-256."""
     folder = Path(folder)
+    fsync = fsync_enabled() if fsync is None else fsync
     files: dict[str, list] = {}
     dirs = []
     for dirpath, dirnames, filenames in os.walk(folder):
@@ -207,23 +219,25 @@ def check_store(root: str | os.PathLike, deep: bool | None = None, limit: int | 
             key = f"{rel_dir}/{name}" if rel_dir else name
             seen.append((key, owner))
     present = set()
-    unlisted: dict[str, list[str]] = {}  # top folder below the owning manifest -> its unlisted files
+    unlisted: dict[str, list[str]] = {}  # the zarr node (unit) an unlisted file belongs to -> its files
     for key, owner in seen:
         present.add(key)
         if key in index.files:
             continue
         if key.rsplit("/", 1)[-1] in MARKERS or owner in unreadable:
             continue
-        below = key[len(owner) + 1 :] if owner else key
-        top = f"{owner}/{below.split('/')[0]}" if owner else below.split("/")[0]
-        unlisted.setdefault(top if "/" in below else key, []).append(key)
-    for top, keys in unlisted.items():
-        listed_below = any(k.startswith(top + "/") for k in index.files)
-        if top not in keys and not listed_below and (root / top / "zarr.json").exists():
+        unlisted.setdefault(_unit_of(root, key, owner) or key, []).append(key)
+    for unit, keys in unlisted.items():
+        if unit not in keys and not any(k.startswith(unit + "/") for k in index.files):
             # a whole unit whose own manifest is gone: name the missing manifest
-            problems.append(f"{shown(top + '/' + MANIFEST)} is missing ({len(keys):,} files below it are listed in no manifest)")
+            problems.append(f"{shown(unit + '/' + MANIFEST)} is missing ({len(keys):,} files below it are listed in no manifest)")
         else:
             problems.extend(f"{shown(k)} is not listed in any manifest (an unexpected file)" for k in keys)
+    for folder in sorted({k.rsplit("/", 1)[0] if "/" in k else "" for k, _ in seen} | {""}):
+        try:
+            read_pointer(root / folder if folder else root)
+        except StoreDamagedError as exc:
+            problems.append(str(exc).removeprefix("damaged store: "))
     total = index.total_bytes
     deep = total <= DEEP_LIMIT if deep is None else deep
     for key, entry in sorted(index.files.items()):
@@ -244,6 +258,77 @@ def check_store(root: str | os.PathLike, deep: bool | None = None, limit: int | 
         except OSError as exc:
             problems.append(f"{shown(key)} cannot be read ({exc.strerror})")
     return index, problems
+
+
+def _unit_of(root: Path, key: str, owner: str | None) -> str | None:
+    """The outermost folder below ``owner`` on ``key``'s path that is a zarr node (holds a
+    ``zarr.json``): the unit a sealed write would have made of it."""
+    parts = key.split("/")
+    start = len(owner.split("/")) if owner else 0
+    for i in range(start + 1, len(parts)):
+        folder = "/".join(parts[:i])
+        if (root / folder / "zarr.json").is_file():
+            return folder
+    return None
+
+
+POINTERS = {"LATEST": re.compile(r"checkpoint-\d{6}")}
+"""Pointer markers: a plain file naming the newest of a family of sealed sibling units (an
+MCCFR store's ``LATEST`` and its ``checkpoint-NNNNNN`` generations), with that unit's
+manifest digest, so that the marker cannot silently point at another unit's content."""
+
+
+def units(folder: Path, marker: str = "LATEST") -> list[str]:
+    """The visible (hence complete) units a pointer marker in ``folder`` chooses among."""
+    pattern = POINTERS[marker]
+    try:
+        return sorted(p.name for p in folder.iterdir() if pattern.fullmatch(p.name) and p.is_dir())
+    except OSError:
+        return []
+
+
+def write_pointer(folder: Path, name: str, marker: str = "LATEST") -> None:
+    """Point ``folder/marker`` at the sealed unit ``name``: written to a temporary file,
+    fsynced, renamed (the commit point), folder fsynced."""
+    tmp = folder / f".{marker}.tmp"
+    with open(tmp, "w") as fh:
+        fh.write(f"{name}\nsha256:{manifest_digest(folder / name)}\n")
+        fh.flush()
+        if fsync_enabled():
+            os.fsync(fh.fileno())
+    os.replace(tmp, folder / marker)
+    fsync_dir(folder)
+
+
+def read_pointer(folder: Path, marker: str = "LATEST") -> str | None:
+    """The unit ``folder/marker`` names, or None if there is no marker and no unit.
+
+    :class:`StoreDamagedError` if the marker is unreadable, names no sealed unit, does not
+    match that unit's manifest, or is missing while several units exist. (Missing with only
+    the first unit present is the instant between that unit's rename and the first marker:
+    the unit is complete, and is used.)"""
+    path = folder / marker
+    found = units(folder, marker)
+    if not path.exists():
+        if not found:
+            return None
+        if len(found) == 1 and int(re.sub(r"\D", "", found[0]) or 0) == 1:
+            return found[0]
+        raise StoreDamagedError(f"damaged store: {path} is missing while {', '.join(found)} exist")
+    try:
+        lines = path.read_text().split()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    name = lines[0] if lines else ""
+    digest = lines[1].removeprefix("sha256:") if len(lines) == 2 and lines[1].startswith("sha256:") else None
+    if not POINTERS[marker].fullmatch(name) or digest is None:
+        raise StoreDamagedError(f"damaged store: {path} is not a valid {marker} marker")
+    actual = manifest_digest(folder / name)
+    if actual is None:
+        raise StoreDamagedError(f"damaged store: {path} names {name}, which is missing or has no manifest")
+    if actual != digest:
+        raise StoreDamagedError(f"damaged store: {path} does not match {folder / name / MANIFEST}")
+    return name
 
 
 def verify_store(root: str | os.PathLike, deep: bool | None = None) -> StoreIndex:
