@@ -265,6 +265,9 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     if resume and force:
         raise InputError("--resume continues the store at --out and --force replaces it; give one")
     if resume:
+        if options:
+            raise InputError(f"-o {', '.join(sorted(options))}: a run's options are fixed when it starts; "
+                             "--resume continues with the store's")  # fmt: skip
         game_name, algo, players, params, preset = _resumed_run(host, out, game_name, algo, players, params, preset)
     elif game_name is None:
         raise InputError("Missing option '--game' (or --resume with --out PATH to continue a run)")
@@ -332,7 +335,7 @@ def _resumed_run(host, out: Path, game_name, algo, players, params, preset):
     """Game, algorithm, parameters and preset of the run stored at ``out`` (``--resume``);
     any the user also gave must agree with the store."""
     from gamesolve.store import checkpoint as ckpt
-    from gamesolve.store.outputs import describe, store_format
+    from gamesolve.store.outputs import a, describe, store_format
 
     fmt = store_format(out) if out.is_dir() else None
     if out.is_dir() and not any(not p.name.startswith(".") for p in out.iterdir()):
@@ -345,7 +348,7 @@ def _resumed_run(host, out: Path, game_name, algo, players, params, preset):
         except StoreError as exc:
             raise InputError(one_line(exc)) from None
         made_by = f" written by {attrs['algo']}" if attrs.get("algo") else ""
-        raise InputError(f"{out} is a {describe(fmt)}{made_by}, which cannot be resumed: only mccfr and mccfr-p "
+        raise InputError(f"{out} is {a(describe(fmt))}{made_by}, which cannot be resumed: only mccfr and mccfr-p "
                          "runs keep checkpoints; rerun with --force to replace it")  # fmt: skip
     try:
         meta = ckpt.read_meta(out)

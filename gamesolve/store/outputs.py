@@ -38,6 +38,11 @@ def describe(fmt: str | None) -> str:
     return KINDS.get(fmt or "", f"gamesolve store ({fmt})" if fmt else "folder")
 
 
+def a(noun: str) -> str:
+    """``noun`` with its indefinite article ("an MCCFR checkpoint store")."""
+    return f"{'an' if noun[:1] in 'aeiouAEIOU' or noun.startswith('MCCFR') else 'a'} {noun}"
+
+
 def visible_entries(path: Path) -> list[str]:
     return sorted(p.name for p in path.iterdir() if not integrity.is_hidden(p.name))
 
@@ -88,7 +93,7 @@ def claim_store(
             _check_kind(path, fmt, flag, "replace")
             if not force and (holds_results is None or holds_results(path)):
                 hint = "--resume to continue it, or " if holds_results is not None else ""
-                raise StoreError(f"{flag} {path} already holds a {describe(found)}; pass {hint}--force to replace it")
+                raise StoreError(f"{flag} {path} already holds {a(describe(found))}; pass {hint}--force to replace it")
     else:
         check_creatable(path, flag)
         try:
@@ -104,7 +109,7 @@ def _check_kind(path: Path, fmt: str | None, flag: str, verb: str) -> None:
         raise StoreError(f"{path} is not a gamesolve store (nothing to resume)")
     if fmt is None or found != fmt:
         raise StoreError(
-            f"{flag} {path} holds a {describe(found)}, not a {describe(fmt)}; it is not {verb}d by this command "
+            f"{flag} {path} holds {a(describe(found))}, not {a(describe(fmt))}; it is not {verb}d by this command "
             "(even with --force): choose another path"
         )
 
