@@ -75,6 +75,9 @@ class GamesolveGroup(click.Group):
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except getattr(click.exceptions, "NoArgsIsHelpError", ()) as exc:  # `gamesolve store`: its help
+            click.echo(exc.format_message())
+            sys.exit(0)
         except click.UsageError as exc:
             click.echo(f"Error: {exc.format_message()}", err=True)
             sys.exit(EXIT_STATUS)
