@@ -253,7 +253,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     from gamesolve.progress import BarProgress
     from gamesolve.solve.spec import SolveRequest
     from gamesolve.store import checkpoint as ckpt
-    from gamesolve.store.outputs import claim_store
+    from gamesolve.store.outputs import claim_store, release_store
 
     host = host_from(ctx)
     params = parse_params(params)
@@ -317,7 +317,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
         raise
     finally:
         if lock is not None:
-            lock.release()
+            release_store(lock)
     emit(result, as_json, summary_lines(result))
 
 

@@ -20,7 +20,7 @@ from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store.policy_store import write_policy
 from gamesolve.store.strategy_store import write_strategy
-from gamesolve.errors import StoreError
+from gamesolve.errors import DiskFullError, StoreError
 
 DEFAULT_CHECKPOINT = "10m"  # ckpt.DEFAULT_INTERVAL_MINUTES; --checkpoint, or -o checkpoint= (older spelling)
 EXPLICIT_LIMIT = 5_000_000  # evaluate exactly only games with at most this many histories
@@ -49,10 +49,15 @@ def check_options(options: dict[str, str]) -> None:
         raise ValueError("-o prune is set by --algo (mccfr-p prunes, mccfr does not)")
     if "checkpoint" in options:
         checkpoint_interval(options.pop("checkpoint"))
-    try:
-        config = MCCFRConfig.from_options(None, **options)
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise ValueError(str(exc) if isinstance(exc, ValueError) else f"bad MCCFR option ({exc})") from None
+    for key, value in options.items():  # one at a time, so that the message names the option
+        try:
+            MCCFRConfig.from_options(None, **{key: value})
+        except ValueError as exc:
+            message = str(exc.args[0]) if exc.args else str(exc)  # (attrs validators add their internals)
+            raise ValueError(message if key in message else f"-o {key}={value}: {message}") from None
+        except (TypeError, OverflowError):
+            raise ValueError(f"-o {key}={value} is out of range") from None
+    config = MCCFRConfig.from_options(None, **options)
     for field in attrs.fields(MCCFRConfig):
         value = getattr(config, field.name)
         if field.name not in options:
@@ -85,6 +90,15 @@ def checkpoint_interval(raw: str | None) -> float | None:
 
 
 def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
+    try:
+        return _train(request, progress)
+    except DiskFullError as exc:  # (a snapshot, the final stores): say what is kept
+        if request.out is None:
+            raise
+        raise DiskFullError(ckpt.after_full_disk(str(exc), request.out)) from None
+
+
+def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     game = request.game
     options = dict(request.options)
     check_options(options)

@@ -125,12 +125,23 @@ def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], att
         _remove(path / name)  # never leave a sealed generation newer than LATEST after a failure
         tmp.unlink(missing_ok=True)
         if isinstance(exc, DiskFullError):
-            kept = f"the last checkpoint ({current}) is intact" if current else "no checkpoint was written yet"
-            raise DiskFullError(f"{exc}; {kept}: free some space, then continue with `gamesolve solve --out {path} --resume`") from None
+            raise DiskFullError(after_full_disk(str(exc), path, current)) from None
         raise
     for old in generations(path)[:-KEEP]:
         _remove(path / old)
     return name
+
+
+def after_full_disk(message: str, path: str | os.PathLike, current: str | None = None) -> str:
+    """A full-disk message completed with what the store still holds and what to do."""
+    if "is intact" in message or "no checkpoint was written" in message:
+        return message
+    try:
+        current = current or latest(path)
+    except StoreError:
+        current = None
+    kept = f"the last checkpoint ({current}) is intact" if current else "no checkpoint was written yet"
+    return f"{message}; {kept}: free some space, then continue with `gamesolve solve --out {path} --resume`"
 
 
 def clean_incomplete(path: str | os.PathLike) -> None:

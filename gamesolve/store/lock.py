@@ -28,6 +28,7 @@ class StoreLock:
         self.path = Path(path)
         self.lock_file = Path(lock_file) if lock_file is not None else self.path / LOCK
         self._fd: int | None = None
+        self.created = False  # whether the writer created the folder (see outputs.release_store)
 
     def acquire(self, wait: bool = False) -> StoreLock:
         """Take the lock; :class:`StoreLockedError` if another process holds it (with

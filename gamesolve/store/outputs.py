@@ -94,13 +94,29 @@ def claim_store(
             if not force and (holds_results is None or holds_results(path)):
                 hint = "--resume to continue it, or " if holds_results is not None else ""
                 raise StoreError(f"{flag} {path} already holds {a(describe(found))}; pass {hint}--force to replace it")
-    else:
+    created = not path.exists()
+    if created:
         check_creatable(path, flag)
         try:
             path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create {flag} {path}: {exc.strerror}") from None
-    return StoreLock(path).acquire()
+    lock = StoreLock(path).acquire()
+    lock.created = created
+    return lock
+
+
+def release_store(lock: StoreLock) -> None:
+    """Release a store's lock; remove the folder if this command created it and wrote
+    nothing into it (it failed before its first write): no debris from a refused run."""
+    lock.release()
+    path = lock.path
+    if getattr(lock, "created", False) and path.is_dir() and not visible_entries(path):
+        try:
+            (path / ".lock").unlink(missing_ok=True)
+            path.rmdir()
+        except OSError:
+            pass
 
 
 def _check_kind(path: Path, fmt: str | None, flag: str, verb: str) -> None:
