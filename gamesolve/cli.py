@@ -684,7 +684,7 @@ def store_check(path, quick, as_json):
         require_store(path, "store")
     except StoreError as exc:
         raise InputError(one_line(exc)) from None
-    index, problems = check_store(path, deep=not quick)
+    index, problems = check_store(path, deep=not quick, fresh=True)
     fmt = store_format(path)
     kind = describe(fmt) if fmt else (index.root.name if not index.files else "gamesolve store")
     report = {"path": str(path), "kind": kind, "files": len(index.files), "bytes": index.total_bytes,

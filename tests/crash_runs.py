@@ -41,9 +41,15 @@ def _watch(stream, events: dict) -> None:
     stream.close()
 
 
-def kill_and_resume(out: Path, first_args: list[str], *, kills: int, seed: int, latest_kill: float,
-                    interval_seconds: float, slack_seconds: float, finish_iterations: int) -> list[dict]:  # fmt: skip
-    """Run the chain and check it; returns one record per kill (for the failure message)."""
+def kill_and_resume(out: Path, first_args: list[str], *, kills: int, seed: int, train_window: float,
+                    interval_seconds: float, slack_seconds: float, finish_iterations: int,
+                    during_startup: float = 0.3) -> list[dict]:  # fmt: skip
+    """Run the chain and check it; returns one record per kill (for the failure message).
+
+    A share ``during_startup`` of the kills comes while the process starts (before training:
+    0.2 to 2 s after it was spawned); the others at a random instant of the first
+    ``train_window`` seconds of training. Instants are measured from the process's own
+    "training" line, so that a loaded machine's slow start does not move them."""
     rng = random.Random(seed)
     records = []
     saved = 0
@@ -52,14 +58,22 @@ def kill_and_resume(out: Path, first_args: list[str], *, kills: int, seed: int, 
             args = first_args
         else:
             args = ["solve", "--out", str(out), "--resume", "--minutes", "1", "--checkpoint", f"{interval_seconds:g}s"]
-        instant = rng.uniform(0.3, latest_kill)
+        early = rng.random() < during_startup
+        instant = rng.uniform(0.2, 2.0) if early else rng.uniform(0.0, train_window)
         before = (out / ckpt.LATEST).stat().st_mtime if (out / ckpt.LATEST).exists() else None
+        spawned = time.time()
         proc = subprocess.Popen([sys.executable, "-m", "gamesolve.cli", *args], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True)  # fmt: skip
         events: dict = {}
         watcher = threading.Thread(target=_watch, args=(proc.stderr, events), daemon=True)
         watcher.start()
-        time.sleep(instant)
+        if early:
+            time.sleep(instant)
+        else:
+            deadline = time.time() + 300
+            while "started" not in events and proc.poll() is None and time.time() < deadline:
+                time.sleep(0.02)
+            time.sleep(max(0.0, events.get("started", time.time()) + instant - time.time()))
         killed_at = time.time()
         alive = proc.poll() is None
         if alive:
@@ -68,7 +82,8 @@ def kill_and_resume(out: Path, first_args: list[str], *, kills: int, seed: int, 
         watcher.join(timeout=10)
         assert alive, (f"kill {k}: the run ended by itself before {instant:.1f} s (exit {proc.returncode}): "
                        f"{''.join(events.get('lines', []))[-1500:]}")  # fmt: skip
-        record = {"kill": k, "at": round(instant, 2), "resumed": "--resume" in args}
+        record = {"kill": k, "after": "spawn" if early else "training start", "at": round(instant, 2),
+                  "seconds_since_spawn": round(killed_at - spawned, 2), "resumed": "--resume" in args}  # fmt: skip
         problems = check_store(out)[1] if (out / "manifest.json").exists() else []
         assert not problems, f"kill {k} at {instant:.2f} s left a damaged store: {problems}"
         now_saved = saved_iteration(out)

@@ -175,10 +175,12 @@ def _load_manifest(path: Path, shown: str) -> dict[str, list]:
     return files
 
 
-def check_store(root: str | os.PathLike, deep: bool | None = None, limit: int | None = None) -> tuple[StoreIndex, list[str]]:
+def check_store(root: str | os.PathLike, deep: bool | None = None, limit: int | None = None,
+                fresh: bool = False) -> tuple[StoreIndex, list[str]]:  # fmt: skip
     """Walk the store at ``root``; return its index and every problem found (empty: sound).
 
-    ``deep``: hash every file (None: only if the store holds at most ``DEEP_LIMIT`` bytes).
+    ``deep``: hash every file (None: only if the store holds at most ``DEEP_LIMIT`` bytes);
+    unless ``fresh``, not again if this process hashed the very same files before.
     ``limit``: stop after this many problems. Problems name files by their path."""
     root = Path(root)
     index = StoreIndex(root)
@@ -240,6 +242,8 @@ def check_store(root: str | os.PathLike, deep: bool | None = None, limit: int | 
             problems.append(str(exc).removeprefix("damaged store: "))
     total = index.total_bytes
     deep = total <= DEEP_LIMIT if deep is None else deep
+    stats = []
+    hashing = []
     for key, entry in sorted(index.files.items()):
         if limit is not None and len(problems) >= limit:
             break
@@ -248,16 +252,36 @@ def check_store(root: str | os.PathLike, deep: bool | None = None, limit: int | 
             problems.append(f"{shown(key)} is missing (listed in {shown(listed_by[key])})")
             continue
         try:
-            size = path.stat().st_size
-            if size != entry.size:
-                problems.append(f"{shown(key)} has {size:,} bytes, its manifest says {entry.size:,}")
-                continue
-            if deep or key.endswith(".json"):
-                if file_digest(path)[1] != entry.digest:
-                    problems.append(f"{shown(key)} does not match its SHA-256 digest (its bytes changed)")
+            stat = path.stat()
         except OSError as exc:
             problems.append(f"{shown(key)} cannot be read ({exc.strerror})")
+            continue
+        if stat.st_size != entry.size:
+            problems.append(f"{shown(key)} has {stat.st_size:,} bytes, its manifest says {entry.size:,}")
+            continue
+        stats.append((key, stat.st_size, stat.st_mtime_ns, stat.st_ino, entry.digest))
+        if deep or key.endswith(".json"):
+            hashing.append((key, path, entry))
+    # A store hashed whole by this process, not written since (same files, sizes, times and
+    # inodes), is not hashed again: a resume opens its store three times. Reads still check
+    # every file they use.
+    signature = hash(tuple(stats))
+    if deep and not fresh and not problems and _HASHED.get(root.resolve()) == signature:
+        return index, problems
+    for key, path, entry in hashing:
+        if limit is not None and len(problems) >= limit:
+            break
+        try:
+            if file_digest(path)[1] != entry.digest:
+                problems.append(f"{shown(key)} does not match its SHA-256 digest (its bytes changed)")
+        except OSError as exc:
+            problems.append(f"{shown(key)} cannot be read ({exc.strerror})")
+    if deep and not problems:
+        _HASHED[root.resolve()] = signature
     return index, problems
+
+
+_HASHED: dict[Path, int] = {}  # store root -> signature of the files last hashed whole and sound
 
 
 def _unit_of(root: Path, key: str, owner: str | None) -> str | None:

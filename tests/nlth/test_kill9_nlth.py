@@ -11,7 +11,7 @@ def test_kill_9_at_random_instants_of_a_blueprint_run_then_continue_and_finish(t
     first = ["solve", "--game", "nlth", "--minutes", "1", "--out", str(out), "--checkpoint", "2s"]
     # A checkpoint of the tiny tables takes about half a second to write: 2 s between them,
     # and the slack covers a batch and a write under load.
-    records = kill_and_resume(out, first, kills=10, seed=15, latest_kill=11.0, interval_seconds=2.0, slack_seconds=2.5,
+    records = kill_and_resume(out, first, kills=10, seed=15, train_window=4.0, interval_seconds=2.0, slack_seconds=2.5,
                               finish_iterations=2000)  # fmt: skip
     assert sum(r["resumed"] for r in records) >= 3, records
     assert any("lost_seconds" in r for r in records), records
