@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -14,21 +16,16 @@ from typing import Any
 import click
 
 from gamesolve import __version__
+from gamesolve.cli_params import POSITIVE_FLOAT, POSITIVE_INT, SEED, key_values, merge_players
+from gamesolve.errors import EXIT_STATUS, InputError, StoreError, UserError, is_no_space
 from gamesolve.game.explicit_tree import CompileError
-from gamesolve.game.factored import FormError
 from gamesolve.game.spec import ParameterError
 from gamesolve.plugins import PluginHost, describe_plugins, local_plugin_paths, make_plugin_manager
 from gamesolve.registry import RegistryError
-from gamesolve.store.zarr_io import StoreError
 
+__all__ = ["InputError", "cli"]  # InputError lives in gamesolve.errors; re-exported for older plugins
 
-class InputError(click.ClickException):
-    """Bad input from the user: one line on stderr and exit status 2."""
-
-    exit_code = 2
-
-
-USER_ERRORS = (RegistryError, ParameterError, StoreError, CompileError, FormError, FileNotFoundError, MemoryError)
+USER_ERRORS = (UserError, RegistryError, ParameterError, StoreError, CompileError, FileNotFoundError, MemoryError)
 
 
 @functools.lru_cache(maxsize=8)
@@ -72,21 +69,43 @@ class GamesolveGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        if hasattr(signal, "SIGXFSZ") and signal.getsignal(signal.SIGXFSZ) == signal.SIG_DFL:
+            # A file-size limit (ulimit -f) then fails the write (EFBIG: a one-line error, the
+            # last checkpoint intact) instead of killing the process mid-write.
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except getattr(click.exceptions, "NoArgsIsHelpError", ()) as exc:  # `gamesolve store`: its help
+            click.echo(exc.format_message())
+            sys.exit(0)
         except click.UsageError as exc:
             click.echo(f"Error: {exc.format_message()}", err=True)
-            sys.exit(2)
+            sys.exit(EXIT_STATUS)
         except click.ClickException as exc:
             exc.show()
             sys.exit(exc.exit_code)
         except (click.exceptions.Abort, KeyboardInterrupt):
             click.echo("Aborted.", err=True)
             sys.exit(130)
+        except (UserError, RegistryError, ParameterError, CompileError) as exc:
+            # raised outside a command's own handling (a plugin command, a late store check)
+            click.echo(f"Error: {one_line(exc)}", err=True)
+            sys.exit(EXIT_STATUS)
+        except OSError as exc:
+            if is_no_space(exc):
+                click.echo("Error: no space left on the device (or over the file-size limit)", err=True)
+            else:
+                click.echo(f"Error: {exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}", err=True)
+            sys.exit(EXIT_STATUS)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-@click.group(cls=GamesolveGroup)
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+@click.group(cls=GamesolveGroup, context_settings={"show_default": True})
 @click.version_option(__version__, prog_name="gamesolve")
 @click.option(
     "--plugins-dir",
@@ -119,21 +138,19 @@ def _jsonable(value):
 
 
 def parse_params(pairs: tuple[str, ...], flag: str = "--param") -> dict[str, str]:
-    params = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise InputError(f"{flag} expects KEY=VALUE, got {pair!r}")
-        params[key.strip().replace("-", "_")] = value.strip()
-    return params
+    """``KEY=VALUE`` options to a dict; malformed or repeated keys are an :class:`InputError`."""
+    return key_values(pairs, flag)
 
 
 def make_game(host: PluginHost, name: str, players: int | None, params: dict[str, str]):
+    players, params = merge_players(players, params)
     try:
         spec = host.games.get(name)
         return spec, spec.create(players, **params)
     except (RegistryError, ParameterError) as exc:
         raise InputError(str(exc)) from None
+    except (TypeError, ValueError) as exc:  # a plugin factory rejecting a value
+        raise InputError(f"{name}: {one_line(exc)}") from None
 
 
 @cli.command()
@@ -184,28 +201,80 @@ def plugins(ctx, as_json):
     emit({"plugins": [{"name": n, "hooks": h} for n, h in rows], "failures": host.failures}, as_json, lines)
 
 
+class AlgoOption(click.Option):
+    """``--algo``, whose help lists the solvers the installed plugins register and each
+    game's default (known only once the plugins are loaded)."""
+
+    def get_help_record(self, ctx):
+        try:
+            host = host_from(ctx)
+            solvers = ", ".join(spec.name for spec in host.solvers)
+            defaults = ", ".join(f"{g.name}: {g.default_algo}" for g in host.games)
+            self.help = f"Solver: {solvers}. Default: the game's ({defaults})."
+        except Exception:  # help must never fail; fall back to the static text
+            pass
+        return super().get_help_record(ctx)
+
+
 @cli.command()
-@click.option("--game", "game_name", required=True, help="Game name (see `gamesolve games`).")
-@click.option("--algo", default=None, help="Solver (cfr, cfr+, lcfr, dcfr, ...); default: the game's.")
-@click.option("--iterations", type=str, default=None, help="Number of iterations.")
-@click.option("--minutes", type=str, default=None, help="Wall-clock budget (sampling solvers).")
-@click.option("--players", type=str, default=None, help="Number of players.")
-@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
-@click.option("--out", type=click.Path(path_type=Path), default=None, help="Write the strategy to this zarr store.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
-@click.option("--threads", type=int, default=1, show_default=True, help="Worker threads (sampling solvers).")
-@click.option("--resume", is_flag=True, help="Continue from the checkpoint in --out.")
+@click.option("--game", "game_name", default=None, help="Game name (see `gamesolve games`). With --resume: read from the store.")
+@click.option("--algo", cls=AlgoOption, default=None, help="Solver (see `gamesolve plugins`); default: the game's.")
+@click.option("--iterations", type=POSITIVE_INT, default=None,
+              help="Iterations to run (tabular solvers need it). With --minutes too, the run stops at whichever comes first.")
+@click.option("--minutes", type=POSITIVE_FLOAT, default=None,
+              help="Wall-clock budget of a sampling solver (mccfr, mccfr-p); nlth defaults to its preset's (tiny: 3).")
+@click.option("--players", type=POSITIVE_INT, default=None, help="Number of players (or -p players=N); default: the game's.")
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter (repeatable; see `gamesolve games --json`).")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Write the strategy (and, for sampling solvers, checkpoints) to this store folder.")
+@click.option("--force", is_flag=True, help="Replace the store at --out; only a store this solver writes is ever replaced.")
+@click.option("--resume", is_flag=True,
+              help="Continue the run in --out: game, algorithm, parameters and options come from the store.")
+@click.option("--checkpoint", "checkpoint", default=None, metavar="TIME", show_default=False,
+              help="Checkpoint interval of a sampling solver: 30s, 10min, 1h or off (default 10min); the first "
+                   "checkpoint comes within a minute, or a tenth of the run if sooner.")
+@click.option("--seed", type=SEED, default=0, help="Random seed.")
+@click.option("--threads", type=click.IntRange(1, 256), default=1, help="Worker threads (sampling solvers).")
 @click.option("--preset", default=None, help="Abstraction preset, for games that need one (nlth: tiny, small, pluribus).")
-@click.option("--option", "-o", "options", multiple=True, help="Solver option KEY=VALUE (repeatable), e.g. -o prune_threshold=200m.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Solver option (repeatable), e.g. -o prune_threshold=200m (docs/solvers.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed, threads, resume, preset, options, as_json):
-    """Compute a strategy for a game and report how close to equilibrium it is."""
+def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force, resume, checkpoint, seed, threads,
+          preset, options, as_json):  # fmt: skip
+    """Compute a strategy for a game and report how close to equilibrium it is.
+
+    Tabular solvers (cfr, cfr+, lcfr, dcfr) run --iterations over the whole game tree.
+    Sampling solvers (mccfr, mccfr-p) run for --minutes or --iterations (whichever ends
+    first when both are given) and, with --out, checkpoint early and then every
+    --checkpoint interval: `gamesolve solve --out PATH --resume --minutes 30` continues a
+    run after a crash or a stop. docs/stores.md describes the stores and their checks.
+    """
     from gamesolve.progress import BarProgress
     from gamesolve.solve.spec import SolveRequest
+    from gamesolve.store import checkpoint as ckpt
+    from gamesolve.store.outputs import claim_store, release_store
 
     host = host_from(ctx)
-    spec, game = make_game(host, game_name, players, parse_params(params))
+    params = parse_params(params)
+    options = parse_params(options, "--option")
+    if "checkpoint" in options:  # the older spelling, -o checkpoint=TIME
+        if checkpoint is not None:
+            raise InputError("--checkpoint and -o checkpoint= are the same option; give one")
+        checkpoint = options.pop("checkpoint")
+    checkpoint_minutes = _checkpoint_minutes(checkpoint)
+    if (resume or force) and out is None:
+        raise InputError(f"{'--resume' if resume else '--force'} needs --out PATH (the store to {'continue' if resume else 'replace'})")
+    if resume and force:
+        raise InputError("--resume continues the store at --out and --force replaces it; give one")
+    if resume:
+        if options:
+            raise InputError(f"-o {', '.join(sorted(options))}: a run's options are fixed when it starts; "
+                             "--resume continues with the store's")  # fmt: skip
+        game_name, algo, players, params, preset = _resumed_run(host, out, game_name, algo, players, params, preset)
+    elif game_name is None:
+        raise InputError("Missing option '--game' (or --resume with --out PATH to continue a run)")
+    spec, game = make_game(host, game_name, players, params)
     algo = algo or spec.default_algo
     try:
         solver = host.solvers.get(algo)
@@ -214,43 +283,113 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, seed,
     if not solver.supports(spec):
         hint = " (its game tree is too large for tabular solvers; try --algo mccfr-p)" if not spec.tabular else ""
         raise InputError(f"solver {algo!r} cannot solve {spec.name}{hint}")
-    n_iter = _positive(iterations, "iterations", int)
-    n_min = _positive(minutes, "minutes", float)
-    if threads < 1:
-        raise InputError(f"--threads must be at least 1, got {threads}")
-    if resume and out is None:
-        raise InputError("--resume needs --out PATH (the checkpoint to continue)")
+    if resume and not solver.resumable:
+        raise InputError(f"{algo} cannot --resume: it keeps no checkpoints (tabular solvers run to the end in one go); "
+                         "rerun with --force to replace the store")  # fmt: skip
+    if solver.check_options is not None:
+        try:
+            solver.check_options(options)
+        except ValueError as exc:
+            raise InputError(one_line(exc)) from None
+    if checkpoint is not None and not solver.resumable:
+        raise InputError(f"{algo} keeps no checkpoints; --checkpoint is for resumable solvers (mccfr, mccfr-p)")
+    if minutes is not None and not solver.resumable:
+        raise InputError(f"{algo} runs --iterations; --minutes bounds the sampling solvers (mccfr, mccfr-p) only")
+    lock = None
+    if out is not None:
+        holds = ckpt.holds_results if solver.store_format == ckpt.FORMAT else None
+        lock = claim_store(out, solver.store_format, force=force, resume=resume, holds_results=holds)
     request = SolveRequest(
-        game_spec=spec, game=game, algo=algo, iterations=n_iter, minutes=n_min, seed=seed,
-        out=out, threads=threads, resume=resume, options=parse_params(options, "--option"), preset=preset, pm=host.pm,
+        game_spec=spec, game=game, algo=algo, iterations=iterations, minutes=minutes, seed=seed,
+        out=out, threads=threads, resume=resume, options=options, preset=preset, pm=host.pm,
+        force=force, checkpoint_minutes=checkpoint_minutes,
     )  # fmt: skip
     try:
         with BarProgress(quiet=as_json) as progress:
             result = solver.run(request, progress)
     except USER_ERRORS as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(one_line(exc)) from None
     except ValueError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(one_line(exc)) from None
+    except OSError as exc:
+        if is_no_space(exc):
+            raise InputError(f"no space left on the device writing {out}") from None
+        raise
+    finally:
+        if lock is not None:
+            release_store(lock)
     emit(result, as_json, summary_lines(result))
 
 
-def _positive(raw: str | None, name: str, kind):
+def _checkpoint_minutes(raw: str | None) -> float | None:
+    """--checkpoint as minutes (math.inf for off), None if not given."""
     if raw is None:
         return None
+    from gamesolve.solve.mccfr_solver import checkpoint_interval
+
     try:
-        value = kind(raw)
-    except ValueError:
-        raise InputError(f"--{name} must be a positive number, got {raw!r}") from None
-    if not value > 0 or (isinstance(value, float) and not math.isfinite(value)):
-        raise InputError(f"--{name} must be positive, got {raw}")
-    return value
+        minutes = checkpoint_interval(raw)
+    except ValueError as exc:
+        raise InputError(one_line(exc)) from None
+    return math.inf if minutes is None else minutes
+
+
+def _resumed_run(host, out: Path, game_name, algo, players, params, preset):
+    """Game, algorithm, parameters and preset of the run stored at ``out`` (``--resume``);
+    any the user also gave must agree with the store."""
+    from gamesolve.store import checkpoint as ckpt
+    from gamesolve.store.outputs import a, describe, store_format
+
+    fmt = store_format(out) if out.is_dir() else None
+    if out.is_dir() and not any(not p.name.startswith(".") for p in out.iterdir()):
+        raise InputError(f"{out} holds no run yet (stopped before it began); run the command again without --resume")
+    if fmt is not None and fmt != ckpt.FORMAT:
+        try:
+            from gamesolve.store.zarr_io import open_group
+
+            attrs = dict(open_group(out, "store").attrs)  # checked first: damage is reported as such
+        except StoreError as exc:
+            raise InputError(one_line(exc)) from None
+        made_by = f" written by {attrs['algo']}" if attrs.get("algo") else ""
+        raise InputError(f"{out} is {a(describe(fmt))}{made_by}, which cannot be resumed: only mccfr and mccfr-p "
+                         "runs keep checkpoints; rerun with --force to replace it")  # fmt: skip
+    try:
+        meta = ckpt.read_meta(out)
+    except StoreError as exc:
+        raise InputError(one_line(exc)) from None
+    if game_name is not None and game_name != meta.get("game"):
+        raise InputError(f"{out} holds a {meta.get('game')} run, not {game_name}")
+    if algo is not None and algo != meta.get("algo"):
+        raise InputError(f"{out} holds an {meta.get('algo')} run, not {algo}")
+    try:
+        spec = host.games.get(meta.get("game"))
+    except RegistryError as exc:
+        raise InputError(f"{out} holds a run of a game no installed plugin provides: {exc}") from None
+    stored = meta.get("game_params") or {k: v for k, v in (meta.get("params") or {}).items() if k in spec.parameters}
+    stored = {k: str(v) for k, v in stored.items()}
+    players, params = merge_players(players, params)
+    given = dict(params, **({"players": str(players)} if players is not None else {}))
+    for key, value in given.items():
+        if key in stored and str(stored[key]) != str(value):
+            raise InputError(f"{out} holds a run with {key}={stored[key]}, not {value}; --resume continues it as it was")
+    stored_preset = meta.get("preset") or (meta.get("params") or {}).get("preset")
+    if preset is not None and stored_preset is not None and preset != stored_preset:
+        raise InputError(f"{out} holds a run of preset {stored_preset}, not {preset}")
+    players = int(stored.pop("players")) if "players" in stored else players
+    return meta["game"], meta.get("algo"), players, {**stored, **params}, preset or meta.get("preset")
 
 
 def summary_lines(result: dict[str, Any]) -> list[str]:
     """A readable summary of a solve or evaluation result."""
     lines = [f"game        {result['game']} ({result['players']} players)"]
     if "algo" in result:
-        lines.append(f"algorithm   {result['algo']}, {result.get('iterations', 0):,} iterations in {result.get('seconds', 0):.2f} s")
+        total, this_run = result.get("iterations") or 0, result.get("iterations_this_run")
+        if this_run is not None and this_run != total and "training_seconds" in result:
+            # a resumed run: total iterations with total training time, then this run's share
+            lines.append(f"algorithm   {result['algo']}, {total:,} iterations in {result['training_seconds']:.2f} s of training "
+                         f"in all runs (this run: {this_run:,} in {result.get('seconds') or 0:.2f} s)")
+        else:
+            lines.append(f"algorithm   {result['algo']}, {total:,} iterations in {result.get('seconds') or 0:.2f} s")
     if "search" in result:
         s = result["search"]
         lines.append(f"search      k={s['k']}, leaves at {s['depth']}, {s['iterations']:,} {s['algorithm']} iterations per search, "
@@ -281,11 +420,12 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
 
 
 @cli.command()
-@click.option("--game", "game_name", required=True, help="Game name.")
-@click.option("--store", "store_path", required=True, type=click.Path(path_type=Path), help="Policy store.")
-@click.option("--players", type=str, default=None, help="Number of players (default: the store's).")
-@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (default: the store's).")
-@click.option("--policy", type=click.Choice(["average", "current"]), default="average", show_default=True)
+@click.option("--game", "game_name", required=True, help="Game name (see `gamesolve games`).")
+@click.option("--store", "store_path", required=True, type=click.Path(path_type=Path),
+              help="Policy store (`gamesolve solve --out PATH`, tabular or mccfr on a small game).")
+@click.option("--players", type=POSITIVE_INT, default=None, help="Number of players (default: the store's).")
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter (default: the store's).")
+@click.option("--policy", type=click.Choice(["average", "current"]), default="average", help="Which stored policy to evaluate.")
 @click.option("--search", "search", is_flag=True,
               help="Evaluate the real-time search agent (Algorithm 2) playing over the stored policy as its blueprint.")
 @click.option("--search-option", "-s", "search_options", multiple=True, metavar="KEY=VALUE",
@@ -313,14 +453,15 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
     if store.game != game_name:
         raise InputError(f"{store_path} holds a strategy for {store.game}, not {game_name}")
     stored = {k: str(v) for k, v in store.params.items() if k != "players"}
-    stored.update(parse_params(params))
+    players, given = merge_players(players, parse_params(params))
+    stored.update(given)
     spec, game = make_game(host, game_name, players or store.params.get("players"), stored)
     search = search or bool(search_options)
     if search:
         try:
-            config = SearchConfig.from_options(parse_params(search_options, "--search-option"))
-        except ValueError as exc:
-            raise InputError(str(exc)) from None
+            config = SearchConfig.from_options(_finite(parse_params(search_options, "--search-option"), "--search-option"))
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise InputError(one_line(exc)) from None
     try:
         with BarProgress(quiet=as_json) as progress:
             tree = compiled_tree(game, host.pm, progress)
@@ -330,7 +471,7 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
                 slots, searched = _search_policy(game, tree, slots, config, progress)
         evaluation = TreeEvaluator(tree).evaluate(slots)
     except USER_ERRORS as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(one_line(exc)) from None
     result = {
         "game": game.name,
         "params": dict(game.params),
@@ -344,6 +485,18 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
         **evaluation_fields(evaluation),
     }
     emit(result, as_json, summary_lines(result))
+
+
+def _finite(options: dict[str, str], flag: str) -> dict[str, str]:
+    """Reject ``nan`` and infinite numbers, which no option means."""
+    for key, value in options.items():
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        if not math.isfinite(number):
+            raise InputError(f"{flag} {key} must be a finite number, got {value!r}")
+    return options
 
 
 def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, dict[str, Any]]:
@@ -375,46 +528,69 @@ def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, 
 @cli.command()
 @click.option("--game", "game_name", required=True, help="Game name (see `gamesolve games`).")
 @click.option("--agents", "agent_list", required=True, help="Comma-separated agents, one per seat: NAME or NAME:KEY=VALUE[:KEY=VALUE].")
-@click.option("--hands", type=str, default="1000", show_default=True, help="Hands to play (rounded up to whole duplicate deals).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deals and agents).")
-@click.option("--players", type=str, default=None, help="Number of players (default: the number of agents).")
-@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
-@click.option("--hh", "hh_path", type=click.Path(path_type=Path), default=None, help="Write hand histories here (NLTH: PHH; PATH.phhs = one file, else a folder).")
-@click.option("--workers", type=str, default="1", show_default=True, help="Processes to play the deals in (same result as 1).")
+@click.option("--hands", type=POSITIVE_INT, default=1000, help="Hands to play (rounded up to whole duplicate deals).")
+@click.option("--seed", type=SEED, default=0, help="Random seed (deals and agents).")
+@click.option("--players", type=POSITIVE_INT, default=None, help="Number of players (default: the number of agents).")
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter (repeatable).")
+@click.option("--hh", "hh_path", type=click.Path(path_type=Path), default=None,
+              help="Write hand histories here (NLTH: PHH; PATH.phhs = one file, else a folder of hand-NNNNNN.phh).")
+@click.option("--force", is_flag=True, help="Replace existing hand histories at --hh.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, help="Processes to play the deals in (same result as 1).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, workers, as_json):
+def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, force, workers, as_json):
     """Play agents against each other with duplicate dealing and report win rates (mbb/game for poker)."""
     from gamesolve.evaluate.match import MatchError, make_agents, play_match
     from gamesolve.progress import BarProgress
+    from gamesolve.store.outputs import check_output_file
 
     host = host_from(ctx)
     texts = [t.strip() for t in agent_list.split(",")]
     if not all(texts):
         raise InputError(f"--agents expects a comma-separated list of agent names, got {agent_list!r}")
-    n_hands = _positive(hands, "hands", int)
-    n_workers = _positive(workers, "workers", int)
-    if players is not None:
-        count = _positive(players, "players", int)
-        if count != len(texts):
-            raise InputError(f"--players {count} needs {count} agents, got {len(texts)} ({agent_list})")
-    spec, game = make_game(host, game_name, players if players is not None else len(texts), parse_params(params))
-    if hh_path is not None and host.pm.hook.gamesolve_write_hand_histories(game=game, hands=[], path=hh_path) is None:
-        raise InputError(f"no plugin writes hand histories for {game.name}")
+    players, params = merge_players(players, parse_params(params))
+    if players is not None and players != len(texts):
+        raise InputError(f"--players {players} needs {players} agents, got {len(texts)} ({agent_list})")
+    spec, game = make_game(host, game_name, players if players is not None else len(texts), params)
+    if hh_path is not None:
+        if host.pm.hook.gamesolve_write_hand_histories(game=game, hands=[], path=hh_path) is None:
+            raise InputError(f"no plugin writes hand histories for {game.name}")
+        try:  # before the match is played, not after
+            check_output_file(hh_path, "--hh", folder=hh_path.suffix == "", force=force, replaceable=_hand_histories)
+        except StoreError as exc:
+            raise InputError(one_line(exc)) from None
+    elif force:
+        raise InputError("--force replaces hand histories; it needs --hh PATH")
     try:
         agents, names = make_agents(host.agents, game, texts, seed, plugins=host.pm)
         with BarProgress(quiet=as_json) as progress:
-            result = play_match(game, agents, n_hands, seed=seed, names=names, progress=progress,
-                                keep_hands=hh_path is not None, workers=n_workers)
-    except (RegistryError, MatchError) as exc:
-        raise InputError(str(exc)) from None
+            result = play_match(game, agents, hands, seed=seed, names=names, progress=progress,
+                                keep_hands=hh_path is not None, workers=workers)
+    except (RegistryError, MatchError, UserError) as exc:
+        raise InputError(one_line(exc)) from None
     report = result.as_dict()
     lines = result.summary_lines()
+    failed = None
     if hh_path is not None:
-        written = host.pm.hook.gamesolve_write_hand_histories(game=game, hands=result.records, path=hh_path)
-        report["hand_histories"] = {"path": str(hh_path), "hands": written}
-        lines.append(f"hand histories  {written:,} hands -> {hh_path}")
+        try:
+            if force and hh_path.is_dir():  # the previous histories go: none of them stays mixed in
+                for old in hh_path.iterdir():
+                    old.unlink()
+            written = host.pm.hook.gamesolve_write_hand_histories(game=game, hands=result.records, path=hh_path)
+            report["hand_histories"] = {"path": str(hh_path), "hands": written}
+            lines.append(f"hand histories  {written:,} hands -> {hh_path}")
+        except OSError as exc:  # e.g. the disk filled during the match: keep its results
+            failed = f"could not write hand histories to {hh_path}: {exc.strerror or one_line(exc)}"
     emit(report, as_json, lines)
+    if failed:
+        raise InputError(failed)
+
+
+def _hand_histories(path: Path) -> bool:
+    """Whether ``path`` looks like hand histories a match wrote (so --force may replace it)."""
+    if path.is_file():
+        return True
+    return all(p.is_file() and p.name.startswith("hand-") for p in path.iterdir())
 
 
 # ---- play: a person against agents, in the terminal (gamesolve/play/) ---------------------------
@@ -522,38 +698,117 @@ def serve(ctx, game_name, agent_list, host, port, data_dir, seat, hands, seed, p
 
 @cli.group()
 def cache():
-    """Manage gamesolve's caches."""
+    """Manage gamesolve's caches: compiled kernels and tables plugins build (card abstractions)."""
+
+
+def _cache_root() -> Path:
+    """The root of gamesolve's caches ($GAMESOLVE_CACHE_DIR, else $XDG_CACHE_HOME/gamesolve)."""
+    env = os.environ.get("GAMESOLVE_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "gamesolve"
+
+
+def _size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.is_dir() else 0
+
+
+def _mb(n: int) -> str:
+    return f"{n / 2**20:,.1f} MB"
 
 
 @cache.command("clear")
-def cache_clear():
-    """Delete numba's compiled-kernel cache for this version of gamesolve."""
-    import os
-
-    folder = Path(os.environ["NUMBA_CACHE_DIR"])
-    if folder.exists():
-        shutil.rmtree(folder)
-    click.echo(f"cleared {folder}")
+@click.option("--all", "clear_all", is_flag=True,
+              help="Also delete the tables plugins cached (NLTH card abstractions: minutes to rebuild).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def cache_clear(clear_all, as_json):
+    """Delete numba's compiled kernels for this version of gamesolve (rebuilt on next use);
+    with --all, the cached card-abstraction tables as well. Says what it cleared and kept."""
+    kernels = Path(os.environ["NUMBA_CACHE_DIR"])
+    cleared, kept = [], []
+    size = _size(kernels)
+    if kernels.exists():
+        shutil.rmtree(kernels)
+    cleared.append({"what": "compiled kernels (numba)", "path": str(kernels), "bytes": size})
+    root = _cache_root()
+    for entry in sorted(root.iterdir()) if root.is_dir() else []:
+        if not entry.is_dir() or entry.name == "numba" or entry.name.startswith("."):
+            continue
+        item = {"what": "card-abstraction tables" if entry.name == "abstraction" else f"{entry.name} tables",
+                "path": str(entry), "bytes": _size(entry)}  # fmt: skip
+        if clear_all:
+            shutil.rmtree(entry)
+            cleared.append(item)
+        else:
+            kept.append(item)
+    lines = [f"cleared {c['what']}: {c['path']} ({_mb(c['bytes'])})" for c in cleared]
+    lines += [f"kept {k['what']}: {k['path']} ({_mb(k['bytes'])}); `gamesolve cache clear --all` deletes them too"
+              for k in kept]  # fmt: skip
+    emit({"cleared": cleared, "kept": kept}, as_json, lines)
 
 
 @cli.command()
 @click.argument("what", type=click.Choice(["cfr"]), default="cfr")
-@click.option("--game", "game_name", default="leduc", show_default=True)
-@click.option("--iterations", type=int, default=200, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--game", "game_name", default="leduc", help="Game to time, one open-spiel also has: kuhn or leduc.")
+@click.option("--iterations", type=click.IntRange(1, 1_000_000), default=200,
+              help="CFR+ iterations gamesolve times (open-spiel runs a tenth, at least 10).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
 def bench(ctx, what, game_name, iterations, as_json):
-    """Benchmark gamesolve against open-spiel side by side (needs open-spiel installed)."""
-    from gamesolve.bench import bench_cfr
+    """Time CFR+ per iteration: gamesolve and open-spiel's C++ side by side (needs open-spiel)."""
+    from gamesolve.bench import OPENSPIEL_NAMES, bench_cfr
 
     host = host_from(ctx)
     spec, game = make_game(host, game_name, None, {})
+    if game.name not in OPENSPIEL_NAMES:
+        raise InputError(f"bench cfr compares with open-spiel on {' or '.join(OPENSPIEL_NAMES)}, not {game.name}")
     try:
         result = bench_cfr(game, iterations)
     except ImportError as exc:
         raise InputError(f"the benchmark needs open-spiel: pip install open-spiel ({exc})") from None
     lines = [f"{k:<28} {v:,.6g}" if isinstance(v, float) else f"{k:<28} {v}" for k, v in result.items()]
     emit(result, as_json, lines)
+
+
+@cli.group()
+def store():
+    """Check gamesolve stores (policy stores, MCCFR checkpoints, blueprints, cached tables)."""
+
+
+@store.command("check")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--quick", is_flag=True, help="Check sizes and metadata only, not every file's digest.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
+def store_check(path, quick, as_json):
+    """Verify every file of the store at PATH against its manifests (SHA-256 digests).
+
+    Lists each problem (a missing, truncated, altered or unexpected file; a damaged
+    checkpoint marker) and exits with status 2 if there is any, 0 if the store is sound."""
+    from gamesolve.store.integrity import check_store, require_store
+    from gamesolve.store.outputs import describe, store_format
+
+    try:
+        require_store(path, "store")
+    except StoreError as exc:
+        raise InputError(one_line(exc)) from None
+    index, problems = check_store(path, deep=not quick, fresh=True)
+    fmt = store_format(path)
+    kind = describe(fmt) if fmt else (index.root.name if not index.files else "gamesolve store")
+    report = {"path": str(path), "kind": kind, "files": len(index.files), "bytes": index.total_bytes,
+              "manifests": len(index.sealed), "digests_checked": not quick, "problems": problems}  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        for problem in problems:
+            click.echo(f"problem: {problem}")
+        if not problems:
+            how = "sizes and metadata checked" if quick else "every SHA-256 digest checked"
+            click.echo(f"ok: {path} ({kind}): {len(index.files):,} files, {_mb(index.total_bytes)}, "
+                       f"{len(index.sealed):,} manifests; {how}")  # fmt: skip
+    if problems:
+        more = f" (and {len(problems) - 1:,} more)" if len(problems) > 1 else ""
+        raise InputError(f"{path} is damaged: {problems[0]}{more}")
 
 
 if __name__ == "__main__":  # python -m gamesolve.cli

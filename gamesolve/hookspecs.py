@@ -80,13 +80,15 @@ def gamesolve_write_hand_histories(game, hands, path):
 
 
 @hookspec(firstresult=True)
-def gamesolve_summarize_strategy(game, tree, rows, node_offset):
+def gamesolve_summarize_strategy(game, tree, rows, node_offset, iterations, seconds):
     """Describe a trained poker-tree strategy the way a player of the game would.
 
     :param game: the :class:`gamesolve.game.Game` trained.
     :param tree: its :class:`gamesolve.game.factored.FactoredGame`.
     :param rows: the strategy's probabilities in table layout.
     :param node_offset: first table entry of each public node (-1 where never reached).
+    :param iterations: iterations trained, over every run of the store.
+    :param seconds: seconds of training, over every run (say when that is too short to trust).
     :return: a dict with ``"summary"`` (lines to print) and any JSON-able figures, or None.
     """
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,11 @@ from gamesolve_kuhn import KuhnGame
 from gamesolve_leduc import LeducGame
 
 EXAMPLE_PLUGIN = Path(__file__).parent / "plugins" / "biased_rps.py"
+
+# Stores are fsynced as they are sealed; on the shared disk of a CI machine that costs
+# seconds per test for no gain (a killed process loses nothing without it). Subprocesses
+# inherit this; tests/core/test_store_safety.py checks the fsyncs themselves.
+os.environ.setdefault("GAMESOLVE_FSYNC", "0")
 
 
 @pytest.fixture(scope="session")

@@ -36,6 +36,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from gamesolve.errors import UserError
 from gamesolve.game.deals import Deals
 
 DECISION, CHANCE, TERMINAL = 0, 1, 2
@@ -69,7 +70,7 @@ TerminalArrays = namedtuple("TerminalArrays", "kind payoff contender row table")
 """Terminal values as the kernels read them (see :mod:`gamesolve.game.terminals`)."""
 
 
-class FormError(ValueError):
+class FormError(UserError):
     """A factored form cannot be built or used as asked; the message is fit to show a user."""
 
 

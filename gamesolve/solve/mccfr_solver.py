@@ -21,15 +21,17 @@ from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store.policy_store import write_policy
 from gamesolve.store.strategy_store import write_strategy
-from gamesolve.store.zarr_io import StoreError
+from gamesolve.errors import DiskFullError, StoreError
 
-DEFAULT_CHECKPOINT = "10min"
+DEFAULT_CHECKPOINT = "10min"  # ckpt.DEFAULT_INTERVAL_MINUTES; --checkpoint, or -o checkpoint= (older spelling)
 EXPLICIT_LIMIT = 5_000_000  # evaluate exactly only games with at most this many histories
 
 
-def form_of(request: SolveRequest, progress: Progress):
+def form_of(request: SolveRequest, progress: Progress | None = None):
     """The game's factored form: its plugin's (an abstraction preset) or the generic compiler's."""
     options = {"preset": request.preset} if request.preset else {}
+    if progress is not None:
+        options["progress"] = progress  # a plugin may build tables first (nlth: the card abstraction)
     try:
         return factored_form(request.game, request.pm, progress, options)
     except FormError as exc:
@@ -37,20 +39,90 @@ def form_of(request: SolveRequest, progress: Progress):
         raise ValueError(f"{exc}{hint}") from None
 
 
+def check_options(options: dict[str, str]) -> None:
+    """Validate ``-o KEY=VALUE`` options before any work starts: known keys, numbers as
+    numbers, schedules as schedules, intervals positive, probabilities in [0, 1]."""
+    import math
+
+    options = dict(options)
+    if "prune" in options:
+        raise ValueError("-o prune is set by --algo (mccfr-p prunes, mccfr does not)")
+    if "checkpoint" in options:
+        checkpoint_interval(options.pop("checkpoint"))
+    for key, value in options.items():  # one at a time, so that the message names the option
+        try:
+            MCCFRConfig.from_options(None, **{key: value})
+        except ValueError as exc:
+            message = str(exc.args[0]) if exc.args else str(exc)  # (attrs validators add their internals)
+            raise ValueError(message if key in message else f"-o {key}={value}: {message}") from None
+        except (TypeError, OverflowError):
+            raise ValueError(f"-o {key}={value} is out of range") from None
+    config = MCCFRConfig.from_options(None, **options)
+    for field in attrs.fields(MCCFRConfig):
+        value = getattr(config, field.name)
+        if field.name not in options:
+            continue
+        if isinstance(value, Schedule):
+            if value.minutes is not None and not math.isfinite(value.minutes):
+                raise ValueError(f"-o {field.name} must be finite, got {options[field.name]!r}")
+            if field.name.endswith("_interval") and not value.never and not (value.iterations or value.minutes):
+                raise ValueError(f"-o {field.name} must be positive (or off), got {options[field.name]!r}")
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                raise ValueError(f"-o {field.name} must be a finite number, got {options[field.name]!r}")
+            if field.name.endswith("_probability") and not 0.0 <= value <= 1.0:
+                raise ValueError(f"-o {field.name} is a probability, in [0, 1]; got {options[field.name]!r}")
+            if field.name == "regret_scale" and value <= 0:
+                raise ValueError(f"-o regret_scale must be positive, got {options[field.name]!r}")
+
+
+def checkpoint_interval(raw: str | None) -> float | None:
+    """Minutes between checkpoints from ``--checkpoint`` (e.g. 30s, 10m, 1h, off -> None)."""
+    try:
+        # A checkpoint interval is always a time, so a bare "m" can only mean minutes.
+        schedule = Schedule.parse(DEFAULT_CHECKPOINT if raw is None else raw, legacy=True)
+    except (ValueError, OverflowError):
+        raise ValueError(f"--checkpoint expects a time such as 30s, 10min, 1h or off, got {raw!r}") from None
+    if schedule.never:
+        return None
+    if schedule.minutes is None or not 0 < schedule.minutes < float("inf"):
+        raise ValueError(f"--checkpoint expects a positive time such as 30s, 10min or 1h (or off), got {raw!r}")
+    return schedule.minutes
+
+
 def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
+    try:
+        return _train(request, progress)
+    except DiskFullError as exc:  # (a snapshot, the final stores): say what is kept
+        if request.out is None:
+            raise
+        raise DiskFullError(ckpt.after_full_disk(str(exc), request.out)) from None
+
+
+def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     game = request.game
+    options = dict(request.options)
+    check_options(options)
+    if "checkpoint" in options:
+        interval = checkpoint_interval(options.pop("checkpoint"))
+    else:
+        interval = request.checkpoint_minutes if request.checkpoint_minutes is not None else checkpoint_interval(None)
+    if interval == float("inf"):
+        interval = None  # --checkpoint off
     progress.note(f"compiling {game.describe()} to its factored form")
     tree = form_of(request, progress)
     if request.iterations is None and request.minutes is None:
         if tree.default_minutes is None:
             raise ValueError(f"{request.algo} needs --iterations or --minutes")
         request = attrs.evolve(request, minutes=tree.default_minutes)
-    options = dict(request.options)
-    checkpoint_every = Schedule.parse(options.pop("checkpoint", DEFAULT_CHECKPOINT))
     options["prune"] = request.algo == "mccfr-p"
-    meta = {"game": game.name, "params": dict(tree.params), "algo": request.algo, "seed": request.seed}
+    meta = {"game": game.name, "params": dict(tree.params), "game_params": dict(game.params),
+            "preset": request.preset, "algo": request.algo, "seed": request.seed}  # fmt: skip
     out = request.out
     if request.resume:
+        if request.options.keys() - {"checkpoint"}:
+            fixed = ", ".join(sorted(request.options.keys() - {"checkpoint"}))
+            raise ValueError(f"-o {fixed}: a run's options are fixed when it starts; --resume continues with the store's")
         stored = ckpt.read_meta(out)
         if stored["game"] != game.name or stored["params"] != dict(tree.params):
             raise StoreError(f"{out} holds a {stored['game']} {stored['params']} run, not {game.name} {dict(tree.params)}")
@@ -59,14 +131,17 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         config = MCCFRConfig.from_options(stored["config"], legacy=True)
         trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=int(stored["seed"]))
         ckpt.clean_incomplete(out)
-        arrays, state = ckpt.read_checkpoint(out)
-        trainer.load_state(arrays, state)
-        progress.note(f"resumed {out} at iteration {trainer.counters.iteration:,}")
+        if ckpt.latest(out) is None:  # killed before its first checkpoint: start it afresh
+            progress.note(f"{out} holds no checkpoint yet: its run starts from the beginning")
+        else:
+            arrays, state = ckpt.read_checkpoint(out)
+            trainer.load_state(arrays, state)
+            progress.note(f"resumed {out} at iteration {trainer.counters.iteration:,}")
     else:
         config = MCCFRConfig.from_options(tree.mccfr_defaults, **options)
         trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=request.seed)
         if out is not None:
-            ckpt.create_store(out, {**meta, "config": config.as_dict()})
+            ckpt.create_store(out, {**meta, "config": config.as_dict()}, replace=request.force)
 
     if out is not None:
         trainer.snapshot_sink = ckpt.SnapshotSink(out)
@@ -76,10 +151,14 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
             arrays, state = trainer.state()
             ckpt.write_checkpoint(out, arrays, state)
 
+    # The long description goes on a line of its own, so that the bar, its percentage and
+    # the time left fit an 80-column terminal.
+    progress.note(f"training {request.algo} on {game.describe()}")
     if request.minutes is not None:
-        progress.start(request.minutes * 60, "s", f"{request.algo} on {game.describe()}")
+        progress.start(request.minutes * 60, "s", f"{request.algo} {game.name}")
     else:
-        progress.start(request.iterations, "it", f"{request.algo} on {game.describe()}")
+        progress.start(request.iterations, "it", f"{request.algo} {game.name}")
+    clock = None if out is None else ckpt.CheckpointClock(interval, request.minutes, request.iterations, trainer.counters.iteration)
 
     process = psutil.Process()
 
@@ -87,20 +166,21 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         rate = n / dt if dt > 0 else 0.0
         amount = dt if request.minutes is not None else n
         progress.advance(
-            amount, rate=rate, it=f"{trainer.counters.iteration:,}",
+            amount, rate=f"{rate:,.0f} it/s", it=f"{trainer.counters.iteration:,}",
             mem=f"{process.memory_info().rss / 2**20:,.0f}MiB",
             sequences=f"{int((trainer.node_offset >= 0).sum()):,}",
         )  # fmt: skip
+        if clock is not None and clock.due(trainer.counters.iteration):
+            save()
+            clock.done()
 
     started = time.perf_counter()
     start_iteration = trainer.counters.iteration
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        trainer.run(
-            iterations=request.iterations, minutes=request.minutes, on_batch=on_batch,
-            on_checkpoint=save, checkpoint_minutes=_minutes(checkpoint_every),
-        )  # fmt: skip
+        # Checkpoints are taken in on_batch (ckpt.CheckpointClock: early, then every interval).
+        trainer.run(iterations=request.iterations, minutes=request.minutes, on_batch=on_batch)
     except KeyboardInterrupt:
         save()  # nothing lost: the run continues with --resume
         raise
@@ -117,6 +197,7 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         "iterations": trainer.counters.iteration,
         "iterations_this_run": done,
         "seconds": seconds,
+        "training_seconds": trainer.counters.elapsed,  # over every run of this store, paired with iterations
         "iterations_per_second": done / seconds if seconds > 0 else 0.0,
         "nodes_visited": trainer.counters.nodes_visited,
         "dropped_rows": trainer.counters.dropped_rows,
@@ -143,7 +224,10 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
                     seed=request.seed, nash_conv=evaluation.nash_conv,
                 )  # fmt: skip
     rows = trainer.average_rows()
-    summary = request.pm.hook.gamesolve_summarize_strategy(game=game, tree=tree, rows=rows, node_offset=trainer.node_offset)
+    summary = request.pm.hook.gamesolve_summarize_strategy(
+        game=game, tree=tree, rows=rows, node_offset=trainer.node_offset,
+        iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
+    )  # fmt: skip
     if summary:
         result.update(summary)
     if out is not None:
@@ -160,24 +244,18 @@ def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _minutes(schedule: Schedule) -> float | None:
-    if schedule.never:
-        return None
-    if schedule.minutes is None:
-        raise ValueError("the checkpoint interval is a time, e.g. checkpoint=5m")
-    return schedule.minutes
-
-
 def mccfr_solver_specs() -> list[SolverSpec]:
     return [
         SolverSpec(
             name="mccfr",
             run=run_mccfr,
             description="external-sampling MCCFR with linear discounting (Algorithm 1 without pruning)",
+            store_format=ckpt.FORMAT, resumable=True, check_options=check_options,
         ),
         SolverSpec(
             name="mccfr-p",
             run=run_mccfr,
             description="external-sampling MCCFR with linear discounting and negative-regret pruning (Algorithm 1)",
+            store_format=ckpt.FORMAT, resumable=True, check_options=check_options,
         ),
     ]

@@ -31,6 +31,8 @@ class SolveRequest:
     options: dict[str, Any] = attrs.field(factory=dict)
     preset: str | None = None  # an abstraction preset, for games that need one
     pm: Any = None  # the plugin manager, for compile hooks
+    force: bool = False  # replace a store of the same kind at ``out`` (checked by the CLI)
+    checkpoint_minutes: float | None = None  # interval between checkpoints; None: the solver's default
 
 
 class Progress:
@@ -54,9 +56,18 @@ class SolverSpec:
     ``game``, ``players``, ``algo``, ``iterations``, ``seconds`` and, where it can be
     computed exactly, ``nash_conv``, ``exploitability`` and ``game_value``; plus
     ``store`` if one was written. ``supports(game_spec)`` says whether it can solve a game.
+
+    ``store_format`` is the ``format`` attribute of the stores it writes with ``--out`` (the
+    command replaces only a store of that kind, and only with ``--force``); ``resumable``
+    says whether ``--resume`` continues such a store; ``check_options(options)`` validates
+    ``-o KEY=VALUE`` options before any work starts (raise :class:`ValueError` naming the
+    bad one).
     """
 
     name: str
     run: Callable[[SolveRequest, Progress], dict[str, Any]]
     description: str = ""
     supports: Callable[[GameSpec], bool] = lambda spec: True
+    store_format: str | None = None
+    resumable: bool = False
+    check_options: Callable[[dict[str, str]], None] | None = None

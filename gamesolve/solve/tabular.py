@@ -9,7 +9,7 @@ from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.compile import compiled_tree
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
-from gamesolve.store.policy_store import write_policy
+from gamesolve.store.policy_store import FORMAT as POLICY_FORMAT, write_policy
 
 
 def evaluation_fields(evaluation) -> dict[str, Any]:
@@ -21,8 +21,15 @@ def evaluation_fields(evaluation) -> dict[str, Any]:
 
 
 def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
+    if request.resume:
+        raise ValueError(
+            f"{request.algo} cannot --resume: tabular solvers keep no checkpoints (they run to the end in one go); "
+            "rerun with --force to replace the store, or use --algo mccfr-p for a resumable run"
+        )
     if request.iterations is None:
         raise ValueError(f"{request.algo} needs --iterations")
+    if request.checkpoint_minutes is not None:
+        raise ValueError(f"{request.algo} keeps no checkpoints; --checkpoint is for mccfr and mccfr-p")
     if request.options:
         raise ValueError(f"{request.algo} takes no solver options (got {', '.join(sorted(request.options))})")
     if request.preset:
@@ -58,6 +65,14 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     return result
 
 
+def _no_options(name: str):
+    def check(options: dict[str, str]) -> None:
+        if options:
+            raise ValueError(f"{name} takes no solver options (got {', '.join(sorted(options))})")
+
+    return check
+
+
 def _batch_size(tree) -> int:
     """About a tenth of a second of work per batch, so progress moves smoothly."""
     return max(1, min(1000, 2_000_000 // max(tree.num_nodes, 1)))
@@ -70,6 +85,8 @@ def tabular_solver_specs() -> list[SolverSpec]:
             run=run_tabular,
             description=f"tabular {name.upper()} over the explicit game tree (alternating updates)",
             supports=lambda spec: spec.tabular,
+            store_format=POLICY_FORMAT,
+            check_options=_no_options(name),
         )
         for name in TABULAR_ALGORITHMS
     ]

@@ -179,6 +179,18 @@ def vector_form(request) -> FactoredGame:
     return form
 
 
+def check_vector_options(options: dict) -> tuple[CFRConfig, bool]:
+    """The CFR preset and whether to sample public chance, from ``-o`` options (before work)."""
+    unknown = sorted(set(options) - set(VECTOR_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown vcfr option {unknown[0]!r} (options: {', '.join(VECTOR_OPTIONS)})")
+    config = weighting_config(str(options.get("weighting", "dcfr")))
+    sample = str(options.get("sample_chance", "false")).lower()
+    if sample not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+        raise ValueError(f"vcfr option sample_chance expects true or false, got {sample!r}")
+    return config, sample in ("true", "1", "yes", "on")
+
+
 def run_vcfr(request, progress) -> dict:
     """``gamesolve solve --algo vcfr``: vector-form CFR (DCFR unless ``-o weighting=``)."""
     import time
@@ -188,19 +200,17 @@ def run_vcfr(request, progress) -> dict:
     from gamesolve.solve.tabular import evaluation_fields
     from gamesolve.store.policy_store import write_policy
 
+    if request.resume:
+        raise ValueError("vcfr cannot --resume: it keeps no checkpoints (it runs to the end in one go); rerun with --force")
     if request.iterations is None:
         raise ValueError("vcfr needs --iterations")
-    unknown = sorted(set(request.options) - set(VECTOR_OPTIONS))
-    if unknown:
-        raise ValueError(f"unknown vcfr option {unknown[0]!r} (options: {', '.join(VECTOR_OPTIONS)})")
-    config = weighting_config(request.options.get("weighting", "dcfr"))
-    sample = str(request.options.get("sample_chance", "false")).lower()
-    if sample not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-        raise ValueError(f"vcfr option sample_chance expects true or false, got {sample!r}")
+    if request.checkpoint_minutes is not None:
+        raise ValueError("vcfr keeps no checkpoints; --checkpoint is for mccfr and mccfr-p")
+    config, sample = check_vector_options(request.options)
     game = request.game
     progress.note(f"compiling {game.describe()} to its factored form")
     form = vector_form(request)
-    solver = VectorCFR(form, config, sample_chance=sample in ("true", "1", "yes", "on"), seed=request.seed, threads=request.threads)
+    solver = VectorCFR(form, config, sample_chance=sample, seed=request.seed, threads=request.threads)
     progress.start(request.iterations, "it", f"vcfr ({config.name}) on {game.describe()}")
     started = time.perf_counter()
     solver.run(request.iterations, batch=max(1, min(1000, 2_000_000 // max(form.num_nodes * solver.num_states, 1))), on_batch=progress.advance)
@@ -226,10 +236,13 @@ def run_vcfr(request, progress) -> dict:
 
 def vcfr_solver_spec():
     from gamesolve.solve.spec import SolverSpec
+    from gamesolve.store.policy_store import FORMAT as POLICY_FORMAT
 
     return SolverSpec(
         name="vcfr",
         run=run_vcfr,
         description="vector-form CFR over the factored form (DCFR; -o weighting=linear|cfr+|cfr, -o sample_chance=true)",
         supports=lambda spec: spec.tabular,
+        store_format=POLICY_FORMAT,
+        check_options=check_vector_options,
     )

@@ -1,13 +1,25 @@
-"""Small helpers for writing zarr groups safely.
+"""Writing and reading zarr stores safely: every write sealed, every read verified.
 
-A group is written into a temporary sibling folder and renamed into place, so a crash
-never leaves a half-written store where a complete one was expected.
+* :func:`atomic_group` writes a group into a hidden temporary sibling folder, seals it (a
+  manifest of SHA-256 digests, every file fsynced: :mod:`gamesolve.store.integrity`) and
+  renames it into place, so a crash never leaves a half-written store where a complete one
+  was expected, and a later read can tell any damage.
+* :func:`open_group` checks a store against its manifests before anything reads it, and
+  reads it through :class:`~gamesolve.store.integrity.VerifiedStore`, which checks each
+  file as zarr reads it.
+* A full disk (or a file-size limit) while writing is a :class:`DiskFullError` with one
+  readable line, and the partial write is removed.
+
+Writers do nothing special: any array written with :func:`write_array` into a group from
+:func:`atomic_group` (or a checkpoint generation) is covered, and any store opened with
+:func:`open_group` is checked.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import shutil
 import warnings
@@ -16,15 +28,20 @@ from pathlib import Path
 
 import numpy as np
 import zarr
+from zarr.storage import LocalStore
 
+from gamesolve.errors import DiskFullError, StoreDamagedError, StoreError, is_no_space
+from gamesolve.store import integrity
 
-class StoreError(ValueError):
-    """A store is missing, foreign or inconsistent; the message is fit to show a user."""
+__all__ = [
+    "ChunkedReader", "DiskFullError", "QuietGroup", "StoreDamagedError", "StoreError", "atomic_folder",
+    "atomic_group", "open_group", "write_array", "writing",
+]  # fmt: skip
 
 
 class QuietGroup:
-    """A read-only zarr group whose listings ignore our plain marker files (zarr warns
-    about any file it does not recognise, such as a checkpoint store's ``LATEST``)."""
+    """A read-only zarr group whose listings ignore files zarr does not recognise (zarr warns
+    about any, such as a checkpoint store's ``LATEST``), and whose reads are verified."""
 
     def __init__(self, group: zarr.Group):
         self._group = group
@@ -33,8 +50,18 @@ class QuietGroup:
         return getattr(self._group, name)
 
     def __getitem__(self, key):
-        item = self._group[key]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                item = self._group[key]
+        except KeyError:
+            raise StoreError(f"{self.store_path_text()} has no {key!r}") from None
         return QuietGroup(item) if isinstance(item, zarr.Group) else item
+
+    def store_path_text(self) -> str:
+        store = self._group.store
+        root = getattr(getattr(store, "index", None), "root", None) or getattr(store, "root", "store")
+        return str(Path(str(root)) / self._group.path) if self._group.path else str(root)
 
     def __contains__(self, key) -> bool:
         return key in set(self.group_keys()) | set(self.array_keys())
@@ -52,28 +79,69 @@ class QuietGroup:
 
 
 @contextlib.contextmanager
-def atomic_group(path: str | os.PathLike) -> Iterator[zarr.Group]:
-    """Yield a new zarr group that appears at ``path`` only once the block succeeds.
+def writing(path: str | os.PathLike, what: str = "store") -> Iterator[None]:
+    """Turn running out of space while writing ``path`` into a one-line :class:`DiskFullError`."""
+    try:
+        yield
+    except BaseException as exc:
+        if is_no_space(exc) and not isinstance(exc, DiskFullError):
+            raise DiskFullError(f"no space left on the device (or over the file-size limit) while writing {what} {path}") from None
+        raise
 
-    An existing store at ``path`` is replaced; the old one survives any failure.
-    """
+
+def _tmp_name(path: Path, tag: str) -> Path:
+    return path.with_name(f".{path.name}.{tag}-{os.getpid()}")
+
+
+def _remove(path: Path) -> None:
+    """Remove a folder without ever leaving a half-deleted visible one: rename it to a
+    hidden name first (readers skip hidden names), then delete it."""
+    if not path.exists():
+        return
+    trash = _tmp_name(path, "trash")
+    try:
+        os.replace(path, trash)
+    except OSError:
+        trash = path
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def atomic_folder(path: str | os.PathLike, what: str = "store") -> Iterator[Path]:
+    """Yield a hidden temporary folder that, once the block succeeds, is sealed (manifest,
+    fsync) and renamed to ``path``, replacing any previous folder there. On any failure the
+    temporary folder is removed and a previous folder at ``path`` is left as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp = _tmp_name(path, "tmp")
     if tmp.exists():
         shutil.rmtree(tmp)
-    group = zarr.open_group(str(tmp), mode="w")
     try:
-        yield group
+        with writing(path, what):
+            tmp.mkdir()
+            yield tmp
+            integrity.seal(tmp)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    old = path.with_name(f".{path.name}.old-{os.getpid()}")
+    old = _tmp_name(path, "old")
     if path.exists():
         os.replace(path, old)
     os.replace(tmp, path)
+    integrity.fsync_dir(path.parent)
     if old.exists():
         shutil.rmtree(old, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def atomic_group(path: str | os.PathLike, what: str = "store") -> Iterator[zarr.Group]:
+    """Yield a new zarr group that appears at ``path``, sealed, only once the block succeeds.
+
+    An existing store at ``path`` is replaced; the old one survives any failure. (Whether
+    ``path`` may be replaced is the caller's decision: see :mod:`gamesolve.store.outputs`.)
+    """
+    with atomic_folder(path, what) as tmp:
+        yield zarr.open_group(store=LocalStore(tmp), mode="w-")
 
 
 def write_array(group: zarr.Group, name: str, data: np.ndarray, chunk: int = 1 << 20) -> None:
@@ -88,15 +156,45 @@ def write_array(group: zarr.Group, name: str, data: np.ndarray, chunk: int = 1 <
         array[...] = data
 
 
-def open_group(path: str | os.PathLike, what: str = "store") -> zarr.Group:
-    """Open an existing zarr group read-only, with a clear error if there is none."""
+def open_group(path: str | os.PathLike, what: str = "store", deep: bool | None = None) -> QuietGroup:
+    """Open an existing store read-only after checking it against its manifests.
+
+    :class:`StoreError` (one line) if there is none, if it is not a gamesolve store, or if
+    any file is missing, unlisted, truncated or altered (naming the file). ``deep``: hash
+    every file now (default: stores up to ``integrity.DEEP_LIMIT`` bytes); every file zarr
+    reads later is checked in any case."""
     path = Path(path)
-    if not path.exists():
-        raise StoreError(f"no {what} at {path}")
+    integrity.require_store(path, what)
+    if not (path / integrity.MANIFEST).is_file():
+        attributes = (integrity.read_json(path / "zarr.json") or {}).get("attributes") or {}
+        fmt = str(attributes.get("format", "")) if isinstance(attributes, dict) else ""
+        kind = str(attributes.get("kind", "")) if isinstance(attributes, dict) else ""
+        if not fmt.startswith("gamesolve.") and not kind.startswith("gamesolve"):
+            shown = f" (format {fmt!r})" if fmt else ""
+            raise StoreError(f"{path} is not a gamesolve {what}{shown}")
+        raise StoreDamagedError(
+            f"{path / integrity.MANIFEST} is missing: the store is damaged, or was written by a gamesolve "
+            f"without integrity checks (write it again)"
+        )
+    index = integrity.verify_store(path, deep=deep)
     try:
-        return QuietGroup(zarr.open_group(str(path), mode="r"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            group = zarr.open_group(store=integrity.VerifiedStore(LocalStore(path, read_only=True), index), mode="r")
+    except StoreError:
+        raise
     except Exception as exc:  # zarr raises several types for "not a group"
-        raise StoreError(f"{path} is not a gamesolve {what} ({type(exc).__name__})") from None
+        raise StoreError(f"{path} is not a gamesolve {what} ({_plain(exc)})") from None
+    return QuietGroup(group)
+
+
+def _plain(exc: Exception) -> str:
+    """A short reason without library internals."""
+    if isinstance(exc, (FileNotFoundError, KeyError)):
+        return "no zarr group metadata"
+    if isinstance(exc, (json.JSONDecodeError, UnicodeDecodeError)):
+        return "unreadable metadata"
+    return "unreadable"
 
 
 class ChunkedReader:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -35,3 +37,14 @@ def random_seven_card_hands():
     from gamesolve_nlth.evaluator import deal_random_hands
 
     return deal_random_hands(1_000_000, 7, 20240607)
+
+
+@pytest.fixture(scope="session")
+def trained(tmp_path_factory):
+    """A six-player tiny blueprint store from 30,000 iterations (seconds), and its JSON
+    result; shared by the blueprint tests and the NLTH corruption suite."""
+    out = tmp_path_factory.mktemp("bp") / "tiny"
+    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", "--iterations", "30000",
+                           "--out", str(out), "--json"], capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out, json.loads(proc.stdout.strip().splitlines()[-1])

@@ -27,13 +27,6 @@ def last_json(proc):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-@pytest.fixture(scope="module")
-def trained(tmp_path_factory):
-    out = tmp_path_factory.mktemp("bp") / "tiny"
-    result = last_json(gamesolve("solve", "--game", "nlth", "--iterations", "30000", "--out", str(out), "--json"))
-    return out, result
-
-
 def test_training_reports_the_agreed_keys_and_a_preflop_summary(trained):
     _, result = trained
     assert {"game", "players", "algo", "iterations", "seconds", "store", "peak_memory_bytes"} <= set(result)

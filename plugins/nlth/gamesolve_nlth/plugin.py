@@ -120,18 +120,23 @@ def gamesolve_compile_game(game, form, options):
     preset = blueprint_preset(options.get("preset") or "tiny")
     check_supported(game)
     check_fits(estimate_memory(preset, game.num_players, game.stacks[0], game.small_blind, game.big_blind), preset.name)
-    return nlth_form(game, preset)
+    return nlth_form(game, preset, progress=options.get("progress"))
 
 
 @hookimpl
-def gamesolve_summarize_strategy(game, tree, rows, node_offset):
+def gamesolve_summarize_strategy(game, tree, rows, node_offset, seconds):
     from gamesolve_nlth.state import NLTHGame
 
     if not isinstance(game, NLTHGame):
         return None
-    from gamesolve_nlth.blueprint.summary import opening_summary
+    from gamesolve_nlth.blueprint.summary import opening_summary, trust_note
 
-    return opening_summary(game, tree, rows, node_offset)
+    result = opening_summary(game, tree, rows, node_offset)
+    note = trust_note(tree.params.get("preset"), seconds)
+    if note:
+        result["summary"].append(note)
+        result["demonstration"] = True
+    return result
 
 
 def _blueprint_agent(game, seed, **options):

@@ -166,11 +166,71 @@ def build_card_abstraction(
     """The card abstraction for ``params``: loaded from the cache if present, else built
     (and saved atomically unless ``save`` is false). ``threads`` sets numba's thread count."""
     path = abstraction_path(params, cache_dir)
-    if not force and path.exists():
+    if not force and _cached(path):
         return load_card_abstraction(path)
+    progress = progress or _NoProgress()
+    if not save:
+        return _build(params, threads, progress, path, save)
+    from gamesolve.store.lock import StoreLock
+
+    # One builder per abstraction: a second process waits for the first, then reuses its tables.
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with StoreLock(path, lock_file=path.with_name(f".{path.name}.lock")).acquire(wait=True):
+        if not force and (_cached(path) or _adopt_legacy(path)):
+            return load_card_abstraction(path)
+        progress.note(f"building card abstraction {path.name} with {params.buckets} buckets (once: cached in {path})")
+        return _build(params, threads, progress, path, save)
+
+
+def _cached(path: Path) -> bool:
+    """Whether the cache holds sealed tables at ``path`` (with a manifest of digests)."""
+    from gamesolve.store.integrity import MANIFEST
+
+    return path.exists() and (path / MANIFEST).exists()
+
+
+def adopt_cached(path: Path) -> None:
+    """Seal cached tables at ``path`` written before stores carried manifests (see
+    :func:`_adopt_legacy`); nothing to do for sealed tables."""
+    from gamesolve.store.lock import StoreLock
+
+    if _cached(path) or not path.is_dir():
+        return
+    with StoreLock(path, lock_file=path.with_name(f".{path.name}.lock")).acquire(wait=True):
+        _cached(path) or _adopt_legacy(path)
+
+
+def _adopt_legacy(path: Path) -> bool:
+    """Seal tables cached by a gamesolve that wrote no manifests, if they are complete (the
+    attribute written last, every table of its full length); True if ``path`` is now sealed.
+    Their bytes from before this point cannot be vouched for, but they were written
+    atomically; rebuilding instead would replace a folder other processes may be reading."""
+    import warnings
+
+    import zarr
+
+    from gamesolve.store.integrity import seal
+
+    if not path.is_dir():
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            g = zarr.open_group(str(path), mode="r")
+            attrs = dict(g.attrs)
+            ok = attrs.get("kind") == STORE_KIND and attrs.get("complete") and attrs.get("format") == STORE_FORMAT
+            ok = ok and all(name in g and g[name].shape == (n,) for name, n in zip(ROUND_NAMES, CANONICAL_COUNTS))
+            ok = ok and all(name in g for name in _ARRAYS + ("river_equity_x1980",))
+    except Exception:  # anything unreadable is simply not adopted (it is rebuilt)
+        return False
+    if ok:
+        seal(path)
+    return bool(ok)
+
+
+def _build(params: CardAbstractionParams, threads: int | None, progress, path: Path, save: bool) -> CardAbstraction:
     if threads is not None:
         numba.set_num_threads(int(threads))
-    progress = progress or _NoProgress()
     t_start = time.perf_counter()
     stages: dict[str, float] = {}
     quality: dict[str, dict] = {}
@@ -428,7 +488,7 @@ _ARRAYS = ("flop_equity", "turn_equity", "river_centroids", "turn_centroids", "f
 def _save(ab: CardAbstraction, path: Path, river_values: np.ndarray) -> Path:
     from gamesolve.store.zarr_io import atomic_group, write_array
 
-    with atomic_group(path) as g:
+    with atomic_group(path, "the card abstraction") as g:
         for r, name in enumerate(ROUND_NAMES):
             write_array(g, name, ab.tables[r], chunk=1 << 22)
         for name in _ARRAYS:

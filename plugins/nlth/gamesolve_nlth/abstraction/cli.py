@@ -93,12 +93,12 @@ def abstraction_group() -> click.Group:
         from gamesolve.progress import BarProgress
 
         from .cache import abstraction_path
-        from .card_abstraction import build_card_abstraction
+        from .card_abstraction import _cached, build_card_abstraction
         from .presets import preset
 
         params = preset(preset_name)
         path = abstraction_path(params, cache_dir)
-        cached = path.exists() and not force
+        cached = _cached(path) and not force
         t0 = time.perf_counter()
         with BarProgress(quiet=quiet or as_json) as progress:
             ab = build_card_abstraction(params, cache_dir=cache_dir, threads=threads, progress=progress, force=force)
@@ -150,7 +150,7 @@ def abstraction_group() -> click.Group:
             with BarProgress(quiet=as_json) as progress:
                 ab = build_card_abstraction(params, cache_dir=cache_dir, progress=progress)
         else:
-            from gamesolve.cli import InputError
+            from gamesolve.errors import InputError
 
             raise InputError(
                 f"the {preset_name!r} card abstraction is not built (no {path}); "

@@ -53,9 +53,8 @@ class CardBuckets:
 
 def open_blueprint(path: str | Path) -> StrategyStore:
     path = Path(path)
-    if (path / "blueprint").exists():
-        path = path / "blueprint"  # the training store's output folder
-    return _shared_store(str(path.resolve()), _modified(path))
+    inner = path / "blueprint" if (path / "blueprint").is_dir() else path  # the training store's output folder
+    return _shared_store(str(path.resolve()), _modified(inner))
 
 
 # Agents of one process playing the same blueprint (five seats of a match) share its
@@ -63,7 +62,13 @@ def open_blueprint(path: str | Path) -> StrategyStore:
 # modification time too, so a store rewritten in place is opened afresh.
 @functools.lru_cache(maxsize=4)
 def _shared_store(path: str, modified: float) -> StrategyStore:
-    return StrategyStore(Path(path))
+    path = Path(path)
+    if (path / "blueprint").is_dir():
+        # The training store the user named is checked as a whole (checkpoints, snapshots
+        # and all): damage anywhere in it is reported, not only in the part read here.
+        open_group(path, "blueprint training store")
+        path = path / "blueprint"
+    return StrategyStore(path)
 
 
 @functools.lru_cache(maxsize=4)
@@ -92,6 +97,9 @@ class BlueprintAgent(Agent):
         path = cache_root() / "abstraction" / params.get("card_abstraction", preset.cards.key())
         if not path.exists():
             raise StoreError(f"the blueprint's card abstraction is not in the cache ({path}); rebuild it with `gamesolve abstraction build --preset {preset.name}`")
+        from gamesolve_nlth.abstraction.card_abstraction import adopt_cached
+
+        adopt_cached(path)  # tables cached before stores carried manifests
         self.cards = _shared_buckets(str(path.resolve()), _modified(path))
         self.game = game
         self.stack = int(game.stacks[0])

@@ -7,6 +7,7 @@ import json
 import click
 
 from gamesolve_nlth.betting.action_abstraction import AbstractionError
+from gamesolve_nlth.engine import MAX_PLAYERS, MIN_PLAYERS
 from gamesolve_nlth.betting.betting_tree import count_betting_tree, estimate_betting_tree
 from gamesolve_nlth.betting.action_abstraction import ROUND_NAMES, action_abstraction
 
@@ -48,13 +49,13 @@ def tree_info(preset_name: str, players: int = 6, exact: bool | None = None, sam
 
 
 @click.command("info")
-@click.option("--preset", default="tiny", show_default=True, help="Blueprint preset (tiny, small, pluribus).")
-@click.option("--players", type=int, default=6, show_default=True)
+@click.option("--preset", type=click.Choice(["tiny", "small", "pluribus"]), default="tiny", show_default=True, help="Blueprint preset.")
+@click.option("--players", type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS), default=6, show_default=True, help="Players at the table.")
 @click.option("--estimate", is_flag=True, help="Estimate (Knuth's method) instead of walking the tree.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def info_command(preset, players, estimate, as_json):
     """Nodes and infosets per round of a preset's betting tree, and the blueprint's memory."""
-    from gamesolve.cli import InputError
+    from gamesolve.errors import InputError
 
     try:
         data = tree_info(preset, players, exact=False if estimate else None)

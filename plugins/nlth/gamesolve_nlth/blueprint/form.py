@@ -29,14 +29,15 @@ def edge_labels(action_kind: np.ndarray, action_amount: np.ndarray) -> np.ndarra
     return labels
 
 
-def nlth_form(game: NLTHGame, preset: BlueprintPreset, card_abstraction=None) -> FactoredGame:
+def nlth_form(game: NLTHGame, preset: BlueprintPreset, card_abstraction=None, progress=None) -> FactoredGame:
     """The betting tree of ``preset`` for ``game``'s seats, stacks and blinds, with deals
-    bucketed by the preset's card abstraction (built or loaded from the cache)."""
+    bucketed by the preset's card abstraction (built or loaded from the cache; a build, a
+    minute or two for tiny, is shown on ``progress``)."""
     check_supported(game)
     tree = build_betting_tree(
         action_abstraction(preset.actions), game.num_players, game.stacks[0], game.small_blind, game.big_blind
     )
-    cards = card_abstraction or build_card_abstraction(preset.cards)
+    cards = card_abstraction or build_card_abstraction(preset.cards, progress=progress)
     n = game.num_players
     poker_kind = tree["node_kind"]  # DECISION (= GOES_ON), FOLD_END or SHOWDOWN
     kind = np.where(poker_kind == GOES_ON, DECISION, TERMINAL).astype(np.int8)

@@ -80,3 +80,25 @@ def opening_summary(game, tree, rows, node_offset) -> dict:
         )
         lines.append(f"  {pos:<4} raise {raise_p:5.1%}  limp {call_p:5.1%}  fold {fold_p:5.1%}   raise freq: {showcase}")
     return {"summary": lines, "preflop_open": table}
+
+
+TRUST_MINUTES = {"tiny": 20.0, "small": 60.0, "pluribus": 8 * 24 * 60.0}
+"""Training a preset needs before its blueprint is worth playing: tiny, 20 minutes beat every
+baseline agent alone at a table; small, the 60-minute acceptance run (docs/blueprint.md);
+pluribus, the paper's 8 days."""
+
+
+def trust_note(preset: str | None, seconds: float | None) -> str | None:
+    """A warning line when a run is too short to trust (the 3-minute default is a demonstration)."""
+    need = TRUST_MINUTES.get(preset or "tiny")
+    if need is None or seconds is None or seconds >= need * 60:
+        return None
+    took = f"{seconds / 60:.1f} minutes" if seconds >= 60 else f"{seconds:.1f} seconds"
+    return (f"note: {took} of training is a demonstration, not a blueprint to trust: the {preset or 'tiny'} "
+            f"preset needs {_duration(need)} or more (docs/blueprint.md; continue with --resume)")
+
+
+def _duration(minutes: float) -> str:
+    if minutes >= 24 * 60:
+        return f"{minutes / (24 * 60):g} days"
+    return f"{minutes:g} minutes"

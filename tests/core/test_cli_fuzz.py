@@ -1,0 +1,325 @@
+"""Fuzzing the command line (hypothesis): over the options of every command, good values and
+bad, no input ends in a traceback, and every rejection is one ``Error:`` line with exit 2.
+
+Each case runs in-process (CliRunner) and is cheap: budgets are tiny (a few iterations, a
+few milliseconds, a few hands) and the few steps that would start minutes of work (building
+a card abstraction, compiling an NLTH betting tree, counting a big preset's tree) are
+replaced by a stand-in that raises :class:`WorkStarted`: reaching one means every option was
+accepted before the work began, which is the property checked. Caches and stores live in a
+temporary folder. Cases are derandomized: CI runs the same 1,050 every time.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gamesolve_kuhn.plugin
+import gamesolve_leduc.plugin
+from gamesolve import cli as cli_module
+from gamesolve.cli import cli
+from gamesolve.plugins import make_plugin_manager
+from gamesolve_nlth import plugin as nlth_plugin
+
+
+class WorkStarted(Exception):
+    """A long step began: everything before it, validation included, passed."""
+
+
+def fuzz_settings(examples: int):
+    return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def place(tmp_path_factory):
+    """A folder with everything the options may name: stores, a user's folder, a file."""
+    root = tmp_path_factory.mktemp("fuzz")
+    host = make_plugin_manager(strict=True, entry_points=False,
+                               plugins=[gamesolve_kuhn.plugin, gamesolve_leduc.plugin, nlth_plugin])  # fmt: skip
+    (root / "mine").mkdir()
+    (root / "mine" / "notes.txt").write_text("mine")
+    (root / "file.txt").write_text("a file")
+    (root / "empty").mkdir()
+    (root / "cache").mkdir()
+    (root / "numba").mkdir()
+    with mock.patch.object(cli_module, "plugin_host", lambda dirs=(): host):
+            # kuhn and leduc are read by exploitability and match; solve's --force and --resume get
+        # stores of their own (replaced by whatever a case solves)
+        for args in (["solve", "--game", "kuhn", "--iterations", "5", "--out", root / "kuhn"],
+                     ["solve", "--game", "leduc", "--algo", "mccfr", "--iterations", "300", "--out", root / "leduc"],
+                     ["solve", "--game", "kuhn", "--iterations", "5", "--out", root / "solve-kuhn"],
+                     ["solve", "--game", "leduc", "--algo", "mccfr", "--iterations", "300", "--out", root / "solve-leduc"]):  # fmt: skip
+            assert CliRunner().invoke(cli, [str(a) for a in args]).exit_code == 0
+    return root, host
+
+
+@pytest.fixture
+def invoke(place, monkeypatch):
+    """Run one command line; return the result after checking the property."""
+    root, host = place
+    monkeypatch.setattr(cli_module, "plugin_host", lambda dirs=(): host)
+    monkeypatch.setenv("GAMESOLVE_CACHE_DIR", str(root / "cache"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(root / "numba"))  # `cache clear` deletes only this
+    from gamesolve_nlth.abstraction import card_abstraction
+    from gamesolve_nlth.betting import info
+    from gamesolve_nlth.blueprint import form
+
+    def started(*args, **kwargs):
+        raise WorkStarted
+
+    monkeypatch.setattr(card_abstraction, "_build", started)  # minutes: a card abstraction
+    monkeypatch.setattr(form, "nlth_form", started)  # seconds: the NLTH betting tree
+    from gamesolve_nlth.blueprint import memory
+
+    estimates: dict = {}
+    real_estimate = memory.estimate_memory
+
+    def estimate_once(preset, *args):  # the same figure each time: computed once per case kind
+        key = (preset.name, *args)
+        if key not in estimates:
+            estimates[key] = real_estimate(preset, *args)
+        return estimates[key]
+
+    monkeypatch.setattr(memory, "estimate_memory", estimate_once)
+    real_info = functools.lru_cache(maxsize=None)(info.tree_info)
+    monkeypatch.setattr(info, "tree_info", lambda preset, players=6, exact=None, samples=200_000:
+                        real_info(preset, players, exact, samples) if preset == "tiny" and exact is None else started())  # fmt: skip
+    count = {"cases": 0}
+
+    def run(args: list) -> None:
+        count["cases"] += 1
+        args = [str(a) for a in args]
+        result = CliRunner().invoke(cli, args)
+        if isinstance(result.exception, WorkStarted):
+            count["work started"] = count.get("work started", 0) + 1
+            return
+        count[f"exit {result.exit_code}"] = count.get(f"exit {result.exit_code}", 0) + 1
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise AssertionError(f"{args}: {type(result.exception).__name__}: {result.exception}\n{result.output}") from result.exception
+        assert "Traceback" not in result.output, (args, result.output)
+        if result.exit_code != 0:
+            errors = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+            assert result.exit_code == 2, (args, result.exit_code, result.output)
+            assert len(errors) == 1 and result.stderr.strip().splitlines()[-1] == errors[0], (args, result.stderr)
+
+    run.count = count
+    return run
+
+
+# -- cases: a valid command line, then (half the time) one or two mutations ------------------------
+# Independent random values for a dozen options would make nearly every case a rejection by
+# the first bad one; starting valid keeps about half the cases running for real (or up to the
+# stand-in for long work), and the mutations check that each kind of bad value is caught.
+JUNK = ["", "many", "1e3", "0x10", "3.5", "-0", "nan", "inf", "-inf", "1" * 25, " 7 ", "\u00bd", "None", "--json", "-1", "0"]
+BAD = {  # option -> values that must be refused (quickly: never a long run)
+    "--game": ["chess", "", "KUHN"],
+    "--algo": ["magic", "", "CFR"],
+    "--iterations": JUNK,
+    "--minutes": ["0", "-1", "nan", "inf", "abc", "1e400", ""],
+    "--players": ["1", "11", "-1", "x", ""],
+    "-p": ["players=x", "players=1", "deck=3", "abstraction=bogus", "=", "x", "stacks=-5", "big_blind=0", "small_blind=abc",
+           "button=99", "players=11"],
+    "--out": None,  # filled with paths of the work folder
+    "--checkpoint": ["0s", "-1m", "500", "abc", "1e999m", ""],
+    "--seed": ["-1", str(2**33), "x"],
+    "--threads": ["0", "-1", "300", "x"],
+    "--preset": ["nope", "pluribus", ""],
+    "-o": ["prune_probability=1.5", "prune_probability=-0.1", "prune_probability=nan", "discount_interval=0", "discount_interval=0s",
+           "strategy_interval=1e999", "checkpoint=0", "prune=true", "average=bogus", "regret_scale=-1", "regret_scale=inf",
+           "unknown=1", "prune_below=abc", "regret_floor=1e400", "=", "x"],
+    "--store": None,
+    "--policy": ["best", ""],
+    "-s": ["k=0", "k=9", "iterations=0", "iterations=abc", "depth=soon", "play=x", "bias_factor=nan", "colour=red", "rollouts=0"],
+    "--agents": ["", ",", "nonsense,call", "tag:cbet=1.5,call", "tag:samples=0,call", "random:sizes=x,call", "call:x=1,call",
+                 "policy:store,call", "blueprint,call"],
+    "--hands": JUNK,
+    "--hh": None,
+    "--workers": ["0", "99", "x", "-1"],
+}
+EXTRA = [("--bogus", None), ("--resume", None), ("--force", None), ("--json", None), ("-p", "players=2"), ("-o", "checkpoint=1s"),
+         ("extra", None), ("--search", None), ("-s", "k=1")]  # fmt: skip
+
+
+@st.composite
+def mutated(draw, pairs: list, bad: dict) -> list[str]:
+    """``pairs`` (option, value or None for a flag) as a command line, after zero (half the
+    time), one or two mutations: a value made bad, an option added, an option dropped."""
+    pairs = list(pairs)
+    for _ in range(draw(st.sampled_from([0, 0, 0, 0, 1, 1, 1, 2]))):
+        kind = draw(st.sampled_from(["bad value", "bad value", "extra", "drop"]))
+        valued = [i for i, (opt, v) in enumerate(pairs) if v is not None and bad.get(opt)]
+        if kind == "bad value" and valued:
+            i = draw(st.sampled_from(valued))
+            pairs[i] = (pairs[i][0], draw(st.sampled_from(bad[pairs[i][0]])))
+        elif kind == "drop" and len(pairs) > 1:
+            pairs.pop(draw(st.integers(1, len(pairs) - 1)))
+        else:
+            pairs.append(draw(st.sampled_from(EXTRA)))
+    return [str(x) for opt, v in pairs for x in ((opt,) if v is None else (opt, v))]
+
+
+def pick(draw, values):
+    return draw(st.sampled_from(values))
+
+
+def some(draw, option: str, values) -> list:
+    """Half the time no such option; else one of ``values``."""
+    return [(option, pick(draw, values))] if draw(st.booleans()) else []
+
+
+def flag(draw, option: str) -> list:
+    return [(option, None)] if draw(st.booleans()) else []
+
+
+def bad_with_paths(root: Path) -> dict:
+    paths = [root / "mine", root / "file.txt", root / "file.txt" / "x", root / "mine" / "notes.txt", "", root / "missing" / "deep"]
+    return {**BAD, "--out": paths, "--store": paths + [root / "empty"], "--hh": paths}
+
+
+def _fresh(root: Path, counter=iter(range(10**9))) -> Path:
+    return root / "new" / f"out-{next(counter)}"
+
+
+@st.composite
+def solve_args(draw, root: Path):
+    game = pick(draw, ["kuhn", "kuhn", "leduc", "leduc", "nlth"])
+    sampling = game == "nlth" or draw(st.booleans())
+    algo = pick(draw, ["mccfr", "mccfr-p"]) if sampling else pick(draw, ["cfr", "cfr+", "lcfr", "dcfr"])
+    pairs = [("solve", None), ("--game", game)]
+    pairs += [] if (game == "nlth" and algo == "mccfr-p" and draw(st.booleans())) else [("--algo", algo)]
+    if sampling:
+        budget = pick(draw, [["--iterations"], ["--minutes"], ["--iterations", "--minutes"]])
+        pairs += [("--iterations", str(draw(st.integers(1, 300))))] if "--iterations" in budget else []
+        pairs += [("--minutes", pick(draw, ["0.0005", "0.001"]))] if "--minutes" in budget else []
+        pairs += some(draw, "--checkpoint", ["1s", "10m", "off"]) + some(draw, "--threads", ["1", "2"])
+        pairs += [("-o", o) for o in draw(st.lists(st.sampled_from(["prune_probability=0.5", "discount_interval=10", "average=sampled",
+                                                                      "snapshot_start=5", "lcfr_threshold=off"]), max_size=2, unique=True))]  # fmt: skip
+    else:
+        pairs += [("--iterations", str(draw(st.integers(1, 20))))]
+    players = {"kuhn": ["2", "3", "4"], "leduc": ["2"], "nlth": ["2", "6", "9"]}[game]
+    if draw(st.booleans()):
+        pairs += [pick(draw, [("--players", pick(draw, players)), ("-p", f"players={pick(draw, players)}")])]
+    if game == "leduc":
+        pairs += some(draw, "-p", ["abstraction=rank"])
+    if game == "nlth":
+        pairs += some(draw, "-p", ["stacks=10000", "big_blind=100"]) + some(draw, "--preset", ["tiny", "small"])
+    where = pick(draw, ["none", "none", "none", "fresh", "replace", "resume"])
+    if where == "fresh":
+        pairs += [("--out", _fresh(root))]
+    elif where == "replace":  # a store of this solver's kind, with --force
+        pairs += [("--out", root / ("solve-leduc" if sampling else "solve-kuhn")), ("--force", None)]
+    elif where == "resume" and sampling:
+        pairs = [("solve", None), ("--out", root / "solve-leduc"), ("--resume", None), ("--iterations", str(draw(st.integers(1, 300))))]
+    pairs += some(draw, "--seed", ["0", "1", "5"]) + flag(draw, "--json")
+    return draw(mutated(pairs, bad_with_paths(root)))
+
+
+@st.composite
+def exploitability_args(draw, root: Path):
+    store, game = pick(draw, [(root / "kuhn", "kuhn"), (root / "leduc", "leduc")])
+    pairs = [("exploitability", None), ("--game", game), ("--store", store)]
+    pairs += some(draw, "--policy", ["average", "current"]) + some(draw, "--players", ["2"]) + flag(draw, "--json")
+    if game == "kuhn":  # search over every Leduc infoset takes seconds: Kuhn's is instant
+        pairs += flag(draw, "--search") + [("-s", o) for o in draw(st.lists(st.sampled_from(["k=1", "k=4", "iterations=5",
+                                                                                            "play=average"]), max_size=2, unique=True))]  # fmt: skip
+        if any(o == "-s" for o, _ in pairs) and ("-s", "iterations=5") not in pairs:
+            pairs.append(("-s", "iterations=5"))
+    bad = {**bad_with_paths(root), "-p": BAD["-p"]}
+    if game == "leduc":
+        bad = {**bad, "-s": []}
+    return draw(mutated(pairs, bad))
+
+
+@st.composite
+def match_args(draw, root: Path):
+    game = pick(draw, ["kuhn", "kuhn", "nlth", "nlth", "leduc"])
+    if game == "nlth":
+        agents = draw(st.lists(st.sampled_from(["call", "tag", "random", "tag:cbet=0.5", "random:sizes=uniform"]), min_size=2, max_size=4))
+    else:
+        store = root / game if game == "kuhn" else root / "leduc"
+        agents = [f"policy:store={store}", pick(draw, [f"policy:store={store}", f"policy:store={store}:policy=current"])]
+    pairs = [("match", None), ("--game", game), ("--agents", ",".join(agents)), ("--hands", str(draw(st.integers(1, 8))))]
+    pairs += some(draw, "--seed", ["0", "3"]) + some(draw, "--players", [str(len(agents))]) + flag(draw, "--json")
+    pairs += some(draw, "--workers", ["1", "2"]) if draw(st.integers(0, 9)) == 0 else []  # forks: now and then
+    if game == "nlth" and draw(st.booleans()):
+        target = pick(draw, [_fresh(root), _fresh(root).with_suffix(".phhs")])
+        pairs += [("--hh", target)] + flag(draw, "--force")
+    return draw(mutated(pairs, bad_with_paths(root)))
+
+
+@st.composite
+def other_args(draw, root: Path):
+    store_path = [root / "kuhn", root / "leduc", root / "mine", root / "file.txt", root / "missing", root / "empty", ""]
+    junk_option = st.sampled_from([[], [], [], ["--bogus"], ["--json", "--json"], ["extra"]])
+    command = pick(draw, ["games", "agents", "plugins", "cache", "bench", "store", "abstraction build", "abstraction quality",
+                          "abstraction info", "version", "help"])  # fmt: skip
+    if command in ("games", "agents", "plugins"):
+        return [command, *(["--json"] if draw(st.booleans()) else []), *draw(junk_option)]
+    if command == "cache":
+        return ["cache", "clear", *(["--all"] if draw(st.booleans()) else []), *(["--json"] if draw(st.booleans()) else []), *draw(junk_option)]
+    if command == "bench":
+        return ["bench", *pick(draw, [[], ["cfr"], ["mccfr"]]), *pick(draw, [[], ["--game", "kuhn"], ["--game", "leduc"], ["--game", "nlth"],
+                                                                             ["--game", "chess"]]),
+                # always --iterations: the default, 200, takes seconds of open-spiel on Leduc
+                "--iterations", pick(draw, ["0", "-1", "1", "2", "x", "2000000"]), *(["--json"] if draw(st.booleans()) else [])]  # fmt: skip
+    if command == "store":
+        return ["store", *pick(draw, [["check"], ["check"], ["fix"], []]), *pick(draw, [[], *[[p] for p in store_path]]),
+                *(["--quick"] if draw(st.booleans()) else []), *(["--json"] if draw(st.booleans()) else [])]  # fmt: skip
+    if command.startswith("abstraction"):
+        sub = command.split()[1]
+        args = ["abstraction", sub, *pick(draw, [[], ["--preset", "tiny"], ["--preset", "small"], ["--preset", "pluribus"], ["--preset", "nope"]])]
+        if sub == "info":
+            players = pick(draw, [[], ["--players", "2"], ["--players", "6"], ["--players", "1"], ["--players", "12"], ["--players", "x"]])
+            return args + players + pick(draw, [[], ["--estimate"]]) + pick(draw, [[], ["--json"]])
+        args += pick(draw, [[], ["--cache-dir", root / "cache"], ["--cache-dir", root / "file.txt"], ["--cache-dir", root / "new-cache"]])
+        if sub == "build":
+            args += pick(draw, [[], ["--threads", "1"], ["--threads", "0"], ["--threads", "x"]]) + pick(draw, [[], ["--force"]])
+            args += pick(draw, [[], ["--quiet"]])
+        else:
+            args += pick(draw, [[], ["--build"]])
+        return [str(a) for a in args + pick(draw, [[], ["--json"]])]
+    if command == "version":
+        return ["--version"]
+    return [*pick(draw, [[], ["solve"], ["match"], ["bench"], ["store", "check"], ["cache", "clear"], ["store"], ["cache"]]), "--help"]
+
+
+# -- the tests: 1,050 cases in all (each test checks that all of its cases ran) ------------------------------
+CASES = {"solve": 300, "exploitability": 150, "match": 150, "other": 450}
+
+
+def _fuzz(invoke, strategy, examples: int) -> None:
+    @fuzz_settings(examples)
+    @given(args=strategy)
+    def check(args):
+        invoke(args)
+
+    check()
+    count = invoke.count
+    assert count["cases"] >= examples, count  # every case ran
+    # and the fuzz reached both sides: cases accepted (run, or up to the long work) and refused
+    accepted = count.get("exit 0", 0) + count.get("work started", 0)
+    assert accepted >= examples // 5 and count.get("exit 2", 0) >= examples // 5, count
+
+
+def test_fuzz_solve(invoke, place):
+    _fuzz(invoke, solve_args(place[0]), CASES["solve"])
+
+
+def test_fuzz_exploitability(invoke, place):
+    _fuzz(invoke, exploitability_args(place[0]), CASES["exploitability"])
+
+
+def test_fuzz_match(invoke, place):
+    _fuzz(invoke, match_args(place[0]), CASES["match"])
+
+
+def test_fuzz_every_other_command(invoke, place):
+    _fuzz(invoke, other_args(place[0]), CASES["other"])
+    assert (place[0] / "mine" / "notes.txt").read_text() == "mine" and (place[0] / "file.txt").read_text() == "a file"
