@@ -40,7 +40,7 @@ def bench_cfr(game: Game, iterations: int = 200) -> dict[str, Any]:
     per_it_ours = _cpu_seconds_per_iteration(lambda: ours.run(1), iterations)
     vector = VectorCFR(compile_factored(game))
     vector.run(1)
-    per_it_vector = _cpu_seconds_per_iteration(lambda: vector.run(1), iterations - 1)
+    per_it_vector = _cpu_seconds_per_iteration(lambda: vector.run(1), iterations)
     os_params = {"players": game.num_players} if game.name != "liars_dice" else {}
     os_game = pyspiel.load_game(OPENSPIEL_NAMES[game.name], os_params)
     solver = pyspiel.CFRPlusSolver(os_game)

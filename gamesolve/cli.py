@@ -599,9 +599,9 @@ def _hand_histories(path: Path) -> bool:
 @click.option("--agents", "agent_list", required=True,
               help="Comma-separated agents for the other seats: NAME or NAME:KEY=VALUE[:KEY=VALUE] (see `gamesolve agents`).")
 @click.option("--seat", type=str, default="0", show_default=True, help="Your seat in the first hand (everyone moves one seat per hand).")
-@click.option("--hands", type=str, default=None, help="Hands to play (default: until you type q).")
+@click.option("--hands", type=POSITIVE_INT, default=None, help="Hands to play (default: until you type q).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (cards and agents).")
-@click.option("--players", type=str, default=None, help="Number of players (default: agents + you; one agent fills every other seat).")
+@click.option("--players", type=POSITIVE_INT, default=None, help="Number of players (default: agents + you; one agent fills every other seat).")
 @click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
 @click.option("--hh", "hh_path", type=click.Path(path_type=Path), default=None,
               help="Save every hand here as it ends (NLTH: PHH, PATH.phhs one file, else a folder; other games: JSON lines). "
@@ -617,10 +617,10 @@ def play(ctx, game_name, agent_list, seat, hands, seed, players, params, hh_path
 
     host = host_from(ctx)
     try:
-        n, texts = seat_agents(_positive(players, "players", int) if players is not None else None, agent_list)
+        n, texts = seat_agents(players, agent_list)
     except TableError as exc:
         raise InputError(str(exc)) from None
-    n_hands = _positive(hands, "hands", int)
+    n_hands = hands
     try:
         seat_no = int(seat)
     except ValueError:
@@ -652,9 +652,9 @@ def play(ctx, game_name, agent_list, seat, hands, seed, players, params, hh_path
 @click.option("--data", "data_dir", type=click.Path(path_type=Path), default=Path("gamesolve-play"), show_default=True,
               help="Folder for the tables' hand histories; the server reads and writes nothing else.")
 @click.option("--seat", type=str, default="0", show_default=True, help="The person's seat in a table's first hand.")
-@click.option("--hands", type=str, default=None, help="Hands per table (default: no limit).")
+@click.option("--hands", type=POSITIVE_INT, default=None, help="Hands per table (default: no limit).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (each table gets its own, derived from it).")
-@click.option("--players", type=str, default=None, help="Number of players (default: agents + 1).")
+@click.option("--players", type=POSITIVE_INT, default=None, help="Number of players (default: agents + 1).")
 @click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
 @click.option("--coach", "coach", default="auto", show_default=True, help="auto, none, or an agent spec (see `gamesolve play`).")
 @click.option("--max-tables", type=click.IntRange(1, 10000), default=64, show_default=True, help="Tables open at once.")
@@ -672,10 +672,10 @@ def serve(ctx, game_name, agent_list, host, port, data_dir, seat, hands, seed, p
 
     plugin_host_ = host_from(ctx)
     try:
-        n, texts = seat_agents(_positive(players, "players", int) if players is not None else None, agent_list)
+        n, texts = seat_agents(players, agent_list)
     except TableError as exc:
         raise InputError(str(exc)) from None
-    n_hands = _positive(hands, "hands", int)
+    n_hands = hands
     try:
         seat_no = int(seat)
     except ValueError:

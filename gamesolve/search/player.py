@@ -85,15 +85,23 @@ def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None
     from pathlib import Path
 
     from gamesolve.game.compile import compiled_tree, factored_form
+    from gamesolve.store import checkpoint, strategy_store
     from gamesolve.store.policy_store import read_policy
-    from gamesolve.store.strategy_store import StrategyStore, is_strategy_store
+    from gamesolve.store.zarr_io import open_group
 
     if not store:
         raise ValueError("needs store=PATH (a policy or strategy store, e.g. from `gamesolve solve --out PATH`)")
     if which not in ("average", "current"):
         raise ValueError(f"policy must be 'average' or 'current', got {which!r}")
-    if is_strategy_store(store):
-        blueprint = StrategyStore(store)  # before compiling: a wrong store fails fast
+    root = open_group(store, "policy or strategy store")  # checks every file under the path
+    fmt = root.attrs.get("format")
+    blueprint_path = None
+    if fmt == strategy_store.FORMAT:
+        blueprint_path = Path(store)
+    elif fmt == checkpoint.FORMAT and "policy" not in root and "blueprint" in root:
+        blueprint_path = Path(store) / "blueprint"  # a training store without an explicit policy
+    if blueprint_path is not None:
+        blueprint = strategy_store.StrategyStore(blueprint_path)  # before compiling: a wrong store fails fast
         if blueprint.attrs.get("game") != game.name:
             raise ValueError(f"{store} holds a blueprint for {blueprint.attrs.get('game')}, not {game.name}")
         if which != "average":

@@ -98,26 +98,33 @@ class MCCFRConfig:
         return Clock(*(getattr(self, name) for name in SCHEDULES))
 
     @classmethod
+    def parse_option(cls, key: str, raw: Any, legacy: bool = False) -> Any:
+        """One option's value from a string (as from a CLI), checked on its own; the checks
+        across options (units, floor) come when the config is built with the game's defaults."""
+        fields = {f.name: f for f in attrs.fields(cls)}
+        if key not in fields:
+            raise ValueError(f"unknown MCCFR option {key!r} (options: {', '.join(fields)})")
+        kind = str(fields[key].type)
+        if raw is None:
+            return None
+        if key == "average":
+            if raw not in ("pluribus", "sampled"):
+                raise ValueError(f"MCCFR option average must be pluribus or sampled, got {raw!r}")
+            return raw
+        if "Schedule" in kind:
+            return Schedule.parse(raw, legacy=legacy)
+        if "bool" in kind:
+            return _boolean(key, raw)
+        try:
+            return float(raw)
+        except ValueError:
+            raise ValueError(f"MCCFR option {key} expects a number, got {raw!r}") from None
+
+    @classmethod
     def from_options(cls, base: dict[str, Any] | None = None, *, legacy: bool = False, **overrides: Any) -> MCCFRConfig:
         """Build from a game's defaults plus overrides (strings accepted, as from a CLI);
         ``legacy`` reads stored configs written before ``10m`` meant anything but an error."""
-        fields = {f.name: f for f in attrs.fields(cls)}
-        values: dict[str, Any] = {}
-        for key, raw in {**(base or {}), **overrides}.items():
-            if key not in fields:
-                raise ValueError(f"unknown MCCFR option {key!r} (options: {', '.join(fields)})")
-            kind = str(fields[key].type)
-            if raw is None or key == "average":
-                values[key] = raw
-            elif "Schedule" in kind:
-                values[key] = Schedule.parse(raw, legacy=legacy)
-            elif "bool" in kind:
-                values[key] = _boolean(key, raw)
-            else:
-                try:
-                    values[key] = float(raw)
-                except ValueError:
-                    raise ValueError(f"MCCFR option {key} expects a number, got {raw!r}") from None
+        values = {key: cls.parse_option(key, raw, legacy) for key, raw in {**(base or {}), **overrides}.items()}
         return cls(**values)
 
 

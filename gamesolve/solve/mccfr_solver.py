@@ -51,17 +51,16 @@ def check_options(options: dict[str, str]) -> None:
         checkpoint_interval(options.pop("checkpoint"))
     for key, value in options.items():  # one at a time, so that the message names the option
         try:
-            MCCFRConfig.from_options(None, **{key: value})
+            MCCFRConfig.parse_option(key, value)
         except ValueError as exc:
             message = str(exc.args[0]) if exc.args else str(exc)  # (attrs validators add their internals)
             raise ValueError(message if key in message else f"-o {key}={value}: {message}") from None
         except (TypeError, OverflowError):
             raise ValueError(f"-o {key}={value} is out of range") from None
-    config = MCCFRConfig.from_options(None, **options)
     for field in attrs.fields(MCCFRConfig):
-        value = getattr(config, field.name)
         if field.name not in options:
             continue
+        value = MCCFRConfig.parse_option(field.name, options[field.name])
         if isinstance(value, Schedule):
             if value.minutes is not None and not math.isfinite(value.minutes):
                 raise ValueError(f"-o {field.name} must be finite, got {options[field.name]!r}")
@@ -81,8 +80,9 @@ def checkpoint_interval(raw: str | None) -> float | None:
     try:
         # A checkpoint interval is always a time, so a bare "m" can only mean minutes.
         schedule = Schedule.parse(DEFAULT_CHECKPOINT if raw is None else raw, legacy=True)
-    except (ValueError, OverflowError):
-        raise ValueError(f"--checkpoint expects a time such as 30s, 10min, 1h or off, got {raw!r}") from None
+    except (ValueError, OverflowError) as exc:
+        kind = "positive time" if "positive" in str(exc) else "time"
+        raise ValueError(f"--checkpoint expects a {kind} such as 30s, 10min, 1h or off, got {raw!r}") from None
     if schedule.never:
         return None
     if schedule.minutes is None or not 0 < schedule.minutes < float("inf"):

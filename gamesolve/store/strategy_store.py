@@ -18,10 +18,8 @@ chunks), so playing needs little memory whatever the blueprint's size.
 
 from __future__ import annotations
 
-import json
 import math
 import os
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -86,21 +84,6 @@ def write_strategy(path: str | os.PathLike, form: FactoredGame, rows: np.ndarray
             write_array(group, f"continuation_{k}", C.pack(choices[:n_infosets], bits), chunk=CHUNK)
 
 
-def is_strategy_store(path: str | os.PathLike) -> bool:
-    """Whether ``path`` (or its ``blueprint`` folder, as a training store keeps it) holds a
-    strategy store."""
-    for candidate in (Path(path), Path(path) / "blueprint"):
-        meta = candidate / "zarr.json"
-        if meta.is_file():
-            try:
-                fmt = json.loads(meta.read_text()).get("attributes", {}).get("format")
-            except (OSError, ValueError):
-                continue
-            if fmt == FORMAT or fmt in OLD_FORMATS:
-                return True
-    return False
-
-
 class StrategyStore:
     """A strategy store opened for play: the tree in memory, the strategy read on demand.
 
@@ -108,8 +91,6 @@ class StrategyStore:
     same lines, and 64 made six-player matches 2.2x faster than 16 for 50 MB more."""
 
     def __init__(self, path: str | os.PathLike, cached_chunks: int = 64):
-        if (Path(path) / "blueprint").is_dir() and not (Path(path) / "node_kind").exists():
-            path = Path(path) / "blueprint"  # a training store keeps its blueprint here
         self.path = path
         group = open_group(path, "strategy store")
         self.attrs = dict(group.attrs)

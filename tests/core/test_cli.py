@@ -118,7 +118,7 @@ def test_readable_summary_without_json(run):
         (["solve", "--game", "kuhn", "--algo", "magic", "--iterations", "5"], "unknown solver 'magic'"),
         (["solve", "--game", "kuhn", "--players", "1", "--iterations", "5"], "2 to 10 players"),
         (["solve", "--game", "kuhn", "-p", "players=1", "--iterations", "5"], "2 to 10 players"),
-        (["solve", "--game", "kuhn", "--players", "2", "-p", "players=3", "--iterations", "5"], "players given twice"),
+        (["solve", "--game", "kuhn", "--players", "2", "-p", "players=3", "--iterations", "5"], "disagree"),
         (["solve", "--game", "kuhn", "--iterations", "0"], "must be positive"),
         (["solve", "--game", "kuhn", "--iterations", "-3"], "must be positive"),
         (["solve", "--game", "kuhn", "--iterations", "many"], "positive number"),

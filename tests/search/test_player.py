@@ -88,7 +88,7 @@ def test_search_reads_a_blueprint_strategy_store_through_the_form_it_was_trained
     form = leduc_form(game, "coarse")
     trainer = MCCFRTrainer(form, MCCFRConfig.from_options(SMALL_GAME_MCCFR_DEFAULTS), seed=0)
     trainer.run(iterations=20_000)
-    write_strategy(tmp_path / "bp", form, trainer.average_rows(), trainer.node_offset)
+    write_strategy(tmp_path / "bp", form, trainer.average_rows(), trainer.node_offset)  # a strategy store
     policy = stored_policy(game, str(tmp_path / "bp"), "average", plugins.pm)
     assert isinstance(policy, StoredPolicy)
     # The store's probabilities (uint16) are the trainer's to 1e-4, read by key.
