@@ -375,10 +375,12 @@ def _search_policy(game, tree, blueprint_slots, adapter, config, progress) -> tu
 @click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE (repeatable).")
 @click.option("--hh", "hh_path", type=click.Path(path_type=Path), default=None, help="Write hand histories here (NLTH: PHH; PATH.phhs = one file, else a folder).")
 @click.option("--workers", type=str, default="1", show_default=True, help="Processes to play the deals in (same result as 1).")
+@click.option("--aivat", is_flag=True, help="Also report AIVAT-corrected win rates of agents that expose their strategy (docs/evaluation.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, workers, as_json):
+def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, workers, aivat, as_json):
     """Play agents against each other with duplicate dealing and report win rates (mbb/game for poker)."""
+    from gamesolve.evaluate.aivat import AivatError
     from gamesolve.evaluate.match import MatchError, make_agents, play_match
     from gamesolve.progress import BarProgress
 
@@ -399,8 +401,8 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, wor
         agents, names = make_agents(host.agents, game, texts, seed, plugins=host.pm)
         with BarProgress(quiet=as_json) as progress:
             result = play_match(game, agents, n_hands, seed=seed, names=names, progress=progress,
-                                keep_hands=hh_path is not None, workers=n_workers)
-    except (RegistryError, MatchError) as exc:
+                                keep_hands=hh_path is not None, workers=n_workers, aivat=aivat, plugins=host.pm)
+    except (RegistryError, MatchError, AivatError) as exc:
         raise InputError(str(exc)) from None
     report = result.as_dict()
     lines = result.summary_lines()
@@ -446,6 +448,15 @@ def bench(ctx, what, game_name, iterations, as_json):
     lines = [f"{k:<28} {v:,.6g}" if isinstance(v, float) else f"{k:<28} {v}" for k, v in result.items()]
     emit(result, as_json, lines)
 
+
+def _add_evaluation_commands() -> None:
+    """Commands of the evaluation modules (issue 13): plot."""
+    from gamesolve.plot.cli import plot_command
+
+    cli.add_command(plot_command)
+
+
+_add_evaluation_commands()
 
 if __name__ == "__main__":  # python -m gamesolve.cli
     cli()

@@ -101,3 +101,28 @@ def gamesolve_search_adapter(game):
         ``classify`` functions they give the poker-tree compiler), or ``None`` when the
         plugin does not support search for this game.
     """
+
+
+@hookspec(firstresult=True)
+def gamesolve_strategy_chart(path):
+    """A chart of a stored strategy as a poker player reads it (``gamesolve plot --kind strategy``).
+
+    :param path: a :class:`pathlib.Path` given on the command line (a solve's ``--out``).
+    :return: a :class:`gamesolve.plot.figures.Figure` (e.g. the NLTH plugin's preflop chart:
+        a 13x13 grid of hand classes per position), or ``None`` when the store is not the
+        plugin's.
+    """
+
+
+@hookspec(firstresult=True)
+def gamesolve_aivat_estimator(game, agent):
+    """An AIVAT estimator for ``agent`` in ``game`` faster than the core's enumeration of
+    worlds through the state API (``gamesolve match --aivat``; docs/evaluation.md).
+
+    :param game: the :class:`gamesolve.game.Game` of the match.
+    :param agent: one of the match's agents.
+    :return: an object with ``estimate(log, seat) -> float`` (``log`` a
+        :class:`gamesolve.evaluate.aivat.HandLog`: the hand's transitions and final state;
+        the estimate in the game's units), or ``None`` to leave the agent to the core (which
+        evaluates agents that expose their strategy and a tabular reference policy).
+    """

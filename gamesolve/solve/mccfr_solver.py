@@ -180,7 +180,7 @@ def _metrics_recorder(request: SolveRequest, tree, trainer: MCCFRTrainer, progre
             exact = evaluate_exactly
 
     resumed = trainer.counters.iteration if request.resume else None
-    attrs = {"game": request.game.name, "algo": request.algo}
+    attrs = {"game": request.game.name, "algo": request.algo, "params": dict(tree.params)}
     return M.MetricsRecorder(request.out, attrs=attrs, resume_iteration=resumed, exact=exact), explicit
 
 

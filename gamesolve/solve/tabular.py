@@ -40,8 +40,9 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         M.clear_partial(request.out)
     recorder = M.MetricsRecorder(
         M.partial_path(request.out) if request.out is not None else None,
-        attrs={"game": game.name, "algo": config.name}, exact=lambda: _exact(evaluator, solver),
+        attrs={"game": game.name, "algo": config.name, "params": dict(game.params)}, exact=lambda: _exact(evaluator, solver),
     )
+    solver.warm_up()
     seconds = 0.0
     batch = _batch_size(tree)
     while solver.iterations < request.iterations:

@@ -151,3 +151,11 @@ def gamesolve_register_commands(cli):
         group.add_command(info_command)
     if "abstraction" not in cli.commands:
         cli.add_command(group)
+
+
+@hookimpl
+def gamesolve_strategy_chart(path):
+    """The preflop chart of an nlth blueprint store (13x13 grid per position)."""
+    from gamesolve_nlth.evaluate.chart import preflop_chart
+
+    return preflop_chart(path)

@@ -192,7 +192,10 @@ class _Line:
     @classmethod
     def start(cls, n: int, small_blind: int, big_blind: int) -> _Line:
         bets = [0] * n
-        bets[0], bets[1] = small_blind, big_blind  # tree seat 0 is the small blind
+        # Tree seats are positions left of the button: seat 0 posts the small blind, seat 1
+        # the big blind; heads-up the button (tree seat 1) posts the small blind.
+        sb, bb = (1, 0) if n == 2 else (0, 1)
+        bets[sb], bets[bb] = small_blind, big_blind
         return cls(list(bets), bets)
 
     @property
