@@ -449,6 +449,39 @@ def bench(ctx, what, game_name, iterations, as_json):
     emit(result, as_json, lines)
 
 
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game name (nlth).")
+@click.option("--agent", "agent_text", required=True, help="The agent to exploit: NAME or NAME:KEY=VALUE[:KEY=VALUE] (it must expose its strategy).")
+@click.option("--hands", type=str, default="1000", show_default=True, help="Hands to play (whole duplicate deals).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (deals, agents, LBR).")
+@click.option("--players", type=str, default=None, help="Number of players (default: the game's; -p players=2 also works).")
+@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE, e.g. -p players=2.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="LBR setting, e.g. -o sizes=fcpa|fc|fchpa|wide|0.5,1/1/1/1 -o preflop=call|lbr (docs/evaluation.md).")
+@click.option("--workers", type=str, default="1", show_default=True, help="Processes to play the deals in (same result as 1).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (mbb_per_game, se, hands, ...) as the last line.")
+@click.pass_context
+def lbr(ctx, game_name, agent_text, hands, seed, players, params, options, workers, as_json):
+    """Local best response against an agent: a lower bound on its exploitability (mbb/game for poker)."""
+    from gamesolve.evaluate.lbr import run_lbr
+    from gamesolve.evaluate.match import MatchError
+    from gamesolve.progress import BarProgress
+
+    host = host_from(ctx)
+    n_hands = _positive(hands, "hands", int)
+    n_workers = _positive(workers, "workers", int)
+    game_params = parse_params(params)
+    n_players = players if players is not None else game_params.pop("players", None)
+    spec, game = make_game(host, game_name, n_players, game_params)
+    try:
+        with BarProgress(quiet=as_json) as progress:
+            result = run_lbr(host, game, agent_text.strip(), n_hands, seed=seed, options=parse_params(options, "--option"),
+                             workers=n_workers, progress=progress)  # fmt: skip
+    except (RegistryError, MatchError, StoreError) as exc:
+        raise InputError(str(exc)) from None
+    emit(result.as_dict(), as_json, result.summary_lines())
+
+
 def _add_evaluation_commands() -> None:
     """Commands of the evaluation modules (issue 13): plot."""
     from gamesolve.plot.cli import plot_command

@@ -126,3 +126,17 @@ def gamesolve_aivat_estimator(game, agent):
         the estimate in the game's units), or ``None`` to leave the agent to the core (which
         evaluates agents that expose their strategy and a tabular reference policy).
     """
+
+
+@hookspec(firstresult=True)
+def gamesolve_lbr_agent(game, opponents, options, seed):
+    """A local best response agent for ``game`` (``gamesolve lbr``; docs/evaluation.md).
+
+    :param game: the :class:`gamesolve.game.Game` (its number of players).
+    :param opponents: the agents LBR plays against: match agents 1..P-1 (LBR is agent 0 and
+        sits in seat ``r`` in rotation ``r``; agent ``i`` in seat ``(i + r) % P``).
+    :param options: ``{key: value}`` strings from ``--option KEY=VALUE``.
+    :param seed: the seed of LBR's own random numbers.
+    :return: an :class:`gamesolve.agents.Agent`, or ``None`` if the plugin has no LBR for the
+        game. Raise ``ValueError`` with a message fit for a user on bad options.
+    """

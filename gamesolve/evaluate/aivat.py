@@ -157,10 +157,11 @@ class WorldAIVAT:
     :param values: the value function ``v`` (fixed before the match).
     """
 
-    def __init__(self, game: Game, exposure: ExposesStrategy, values: ValueFunction):
+    def __init__(self, game: Game, exposure: ExposesStrategy, values: ValueFunction, description: str = ""):
         self.game = game
         self.exposure = exposure
         self.values = values
+        self.description = description or "worlds enumerated through the state API"
 
     def _view(self, state: State, unknown: Sequence[int]) -> tuple[str, ...]:
         return (state.public_state_key(),) + tuple(state.information_state_key(u) for u in unknown)
@@ -232,7 +233,8 @@ def estimator_for(game: Game, agent, plugins=None) -> Estimator | None:
     if not isinstance(agent, ExposesStrategy) or getattr(agent, "reference_policy", None) is None:
         return None
     tree = _tree(game, plugins)
-    return WorldAIVAT(game, agent, TreeValues(tree, profile_slots(tree, agent.reference_policy)))
+    values = TreeValues(tree, profile_slots(tree, agent.reference_policy))
+    return WorldAIVAT(game, agent, values, "exact values of the agent's reference policy in self-play")
 
 
 _TREES: dict[tuple, ExplicitTree] = {}

@@ -267,7 +267,8 @@ def play_match(
         if estimators is not None and estimators[i] is not None:
             av = win_rate([row[i] * scale for row in corrected])
             reduction = (wr.stderr / av.stderr) ** 2 if av.stderr > 0 else float("inf")
-            extra = {"win_rate": av.mean, "stderr": av.stderr, "p_value": av.p_value, "variance_reduction": reduction}
+            extra = {"win_rate": av.mean, "stderr": av.stderr, "p_value": av.p_value, "variance_reduction": reduction,
+                     "values": getattr(estimators[i], "description", "")}
         results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p, extra))
     return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records)
 

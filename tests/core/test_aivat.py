@@ -176,7 +176,7 @@ def test_match_reports_aivat_beside_the_raw_win_rate(leduc2_tree, leduc_host):
     agents = [PolicyPlayer(TabularPolicy.from_slots(leduc2_tree, cfr_policy(leduc2_tree, 50))), PolicyPlayer(TabularPolicy.from_slots(leduc2_tree, leduc2_tree.uniform_policy()))]
     result = play_match(game, agents, 40, seed=1, aivat=True, plugins=leduc_host.pm)
     report = result.as_dict()["agents"][0]
-    assert set(report["aivat"]) == {"win_rate", "stderr", "p_value", "variance_reduction"}
+    assert set(report["aivat"]) == {"win_rate", "stderr", "p_value", "variance_reduction", "values"}
     assert any("AIVAT" in line for line in result.summary_lines())
     again = play_match(game, agents, 40, seed=1, aivat=True, plugins=leduc_host.pm, workers=2)
     assert again.agents[0].aivat == result.agents[0].aivat  # workers give the same estimates

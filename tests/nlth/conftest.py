@@ -35,3 +35,21 @@ def random_seven_card_hands():
     from gamesolve_nlth.evaluator import deal_random_hands
 
     return deal_random_hands(1_000_000, 7, 20240607)
+
+
+@pytest.fixture(scope="session")
+def hu_blueprint(tmp_path_factory):
+    """A heads-up blueprint of the tiny preset, briefly trained (the card abstraction is built
+    or loaded from the cache first)."""
+    import json
+    import subprocess
+
+    out = tmp_path_factory.mktemp("hu-blueprint") / "bp"
+    proc = subprocess.run(
+        [sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", "--players", "2", "--iterations", "300000",
+         "--out", str(out), "--json"],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1])["players"] == 2
+    return out

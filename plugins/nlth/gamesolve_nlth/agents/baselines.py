@@ -1,4 +1,4 @@
-"""Baseline NLTH agents: ``random``, ``call`` and a rule-based tight-aggressive ``tag``.
+"""Baseline NLTH agents: ``random``, ``call``, ``fold`` and a rule-based tight-aggressive ``tag``.
 
 Every agent decides only from what its seat may know: its own hole cards, the board and the
 public betting (``state.log``, pot, bets, stacks). Every random choice comes from the agent's
@@ -13,6 +13,14 @@ own ``random.Random(seed)``.
 
 ``call``
     Always checks or calls.
+
+``fold``
+    Folds whenever it faces a bet and checks otherwise (the rules offer no fold when checking
+    is free): the "always fold" player local best response is checked against.
+
+``random``, ``call`` and ``fold`` expose their strategy (``action_probabilities``,
+``range_probabilities``: the same for every hand), so AIVAT can evaluate them and local best
+response can track their ranges; ``tag`` does not (its Monte Carlo equity is per hand).
 
 ``tag``
     Tight-aggressive rules.
@@ -68,7 +76,19 @@ def pot_raise_to(state: NLTHState, seat: int, fraction: float) -> float:
     return top + fraction * (state.pot + call)
 
 
-class RandomAgent(Agent):
+class _HandBlind:
+    """The strategy exposure of agents that ignore their cards: one distribution for all."""
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        raise NotImplementedError
+
+    def range_probabilities(self, state: NLTHState, seat: int, holes: np.ndarray) -> tuple[list[int], np.ndarray]:
+        dist = self.action_probabilities(state, seat)
+        actions = sorted(dist)
+        return actions, np.tile(np.array([dist[a] for a in actions]), (len(holes), 1))
+
+
+class RandomAgent(_HandBlind, Agent):
     """Uniformly random legal action kind; raise sizes as in the module doc."""
 
     name = "random"
@@ -94,14 +114,33 @@ class RandomAgent(Agent):
         if self.sizes == "uniform":
             return raise_action(self.rng.randint(lo, hi))
         k = self.rng.randrange(len(_RANDOM_POT_FRACTIONS) + 2)
-        if k == 0:
-            return raise_action(lo)
-        if k == 1:
-            return raise_action(hi)
-        return _clip_raise(state, pot_raise_to(state, seat, _RANDOM_POT_FRACTIONS[k - 2]))
+        return self._raise_sizes(state, seat)[k]
+
+    @staticmethod
+    def _raise_sizes(state: NLTHState, seat: int) -> list[int]:
+        lo, hi = state.min_raise_to, state.max_raise_to
+        return [raise_action(lo), raise_action(hi)] + [_clip_raise(state, pot_raise_to(state, seat, f)) for f in _RANDOM_POT_FRACTIONS]
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        kinds = state.legal_action_kinds()
+        dist: dict[int, float] = {}
+        for kind in kinds:
+            if kind == "f":
+                dist[FOLD] = dist.get(FOLD, 0.0) + 1.0 / len(kinds)
+            elif kind == "cc":
+                dist[CHECK_CALL] = dist.get(CHECK_CALL, 0.0) + 1.0 / len(kinds)
+            elif self.sizes == "uniform":
+                lo, hi = state.min_raise_to, state.max_raise_to
+                for amount in range(lo, hi + 1):
+                    dist[raise_action(amount)] = 1.0 / len(kinds) / (hi - lo + 1)
+            else:
+                sizes = self._raise_sizes(state, seat)
+                for a in sizes:
+                    dist[a] = dist.get(a, 0.0) + 1.0 / len(kinds) / len(sizes)
+        return dist
 
 
-class CallAgent(Agent):
+class CallAgent(_HandBlind, Agent):
     """Always checks or calls (a "calling station")."""
 
     name = "call"
@@ -111,6 +150,24 @@ class CallAgent(Agent):
 
     def act(self, state: NLTHState, seat: int) -> int:
         return CHECK_CALL
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        return {CHECK_CALL: 1.0}
+
+
+class FoldAgent(_HandBlind, Agent):
+    """Folds to any bet, checks when checking is free."""
+
+    name = "fold"
+
+    def __init__(self, game, seed: int = 0):
+        _check_game(game)
+
+    def act(self, state: NLTHState, seat: int) -> int:
+        return FOLD if state.call_amount > 0 else CHECK_CALL
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        return {self.act(state, seat): 1.0}
 
 
 def chen_score(c0: int, c1: int) -> int:
@@ -252,6 +309,10 @@ def make_random_agent(game, seed, **options):
 
 def make_call_agent(game, seed, **options):
     return CallAgent(game, seed, **options)
+
+
+def make_fold_agent(game, seed, **options):
+    return FoldAgent(game, seed, **options)
 
 
 def make_tag_agent(game, seed, **options):
