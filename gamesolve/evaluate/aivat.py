@@ -62,7 +62,9 @@ class ExposesStrategy(Protocol):
     it held the private information ``state`` gives that seat. ``path`` lists the
     ``(state, action)`` transitions from the root to ``state`` of that hypothetical hand
     (agents whose strategy depends on the hand so far, such as real-time search, replay it;
-    memoryless agents ignore it). It must be the distribution the agent samples from in
+    memoryless agents ignore it). An agent whose exposure is only a model of its play sets
+    ``strategy_is_exact = False``: local best response may use it, AIVAT does not. Otherwise it
+    must be the distribution the agent samples from in
     :meth:`~gamesolve.agents.Agent.act` (given this hand's own random choices made so far,
     such as a randomised translation of an opponent's bet), must not change the agent's state
     or consume its random numbers, and may be asked after the hand ended, before the next
@@ -231,6 +233,8 @@ def estimator_for(game: Game, agent, plugins=None) -> Estimator | None:
         if found is not None:
             return found
     if not isinstance(agent, ExposesStrategy) or getattr(agent, "reference_policy", None) is None:
+        return None
+    if not getattr(agent, "strategy_is_exact", True):
         return None
     tree = _tree(game, plugins)
     values = TreeValues(tree, profile_slots(tree, agent.reference_policy))

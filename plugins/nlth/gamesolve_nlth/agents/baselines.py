@@ -18,9 +18,13 @@ own ``random.Random(seed)``.
     Folds whenever it faces a bet and checks otherwise (the rules offer no fold when checking
     is free): the "always fold" player local best response is checked against.
 
-``random``, ``call`` and ``fold`` expose their strategy (``action_probabilities``,
+``random``, ``call`` and ``fold`` expose their strategy exactly (``action_probabilities``,
 ``range_probabilities``: the same for every hand), so AIVAT can evaluate them and local best
-response can track their ranges; ``tag`` does not (its Monte Carlo equity is per hand).
+response can track their ranges. ``tag`` exposes a *model* of its strategy for local best
+response: the rules above with the Monte Carlo equity of each hand drawn from a seed of the
+public state, not from the agent's own stream (which nobody else may read); its real play
+differs by that Monte Carlo noise, so it sets ``strategy_is_exact = False`` and AIVAT does
+not evaluate it.
 
 ``tag``
     Tight-aggressive rules.
@@ -48,6 +52,7 @@ from __future__ import annotations
 
 import math
 import random
+import zlib
 
 import numpy as np
 
@@ -244,7 +249,9 @@ class TagAgent(Agent):
 
     def _preflop(self, state: NLTHState, seat: int) -> int:
         hole = state.hole_cards(seat)
-        score = chen_score(hole[0], hole[1])
+        return self._preflop_action(state, seat, chen_score(hole[0], hole[1]))
+
+    def _preflop_action(self, state: NLTHState, seat: int, score: int) -> int:
         bb = self.game.big_blind
         call = state.call_amount
         stack = state.stacks[seat]
@@ -273,21 +280,58 @@ class TagAgent(Agent):
         hole = state.hole_cards(seat)
         opponents = sum(1 for s, alive in enumerate(state.in_hand) if alive and s != seat)
         equity = mc_equity(hole, state.board, max(1, opponents), self.samples, self.rng.getrandbits(62))
+        action, cbet = self._postflop_choice(state, seat, equity, opponents)
+        if cbet is not None and self.rng.random() < self.cbet:
+            return cbet
+        return action
+
+    def _postflop_choice(self, state: NLTHState, seat: int, equity: float, opponents: int) -> tuple[int, int | None]:
+        """The action for ``equity``, and the continuation bet taken with probability ``cbet``
+        instead of it (None when there is no such choice)."""
         strength = equity ** (1.0 / max(1, opponents))
         call = state.call_amount
         pot = state.pot
         if call > 0:
             if strength >= 0.88 and "cbr" in state.legal_action_kinds():
-                return self._raise(state, seat, pot_raise_to(state, seat, 1.0))
+                return self._raise(state, seat, pot_raise_to(state, seat, 1.0)), None
             if equity >= call / (pot + call) + 0.05:
-                return CHECK_CALL
-            return FOLD
+                return CHECK_CALL, None
+            return FOLD, None
         if strength >= 0.75:
-            return self._raise(state, seat, pot_raise_to(state, seat, 0.75))
+            return self._raise(state, seat, pot_raise_to(state, seat, 0.75)), None
         if state.street == 1 and self._was_preflop_aggressor(state, seat) and self._no_bet_yet(state):
-            if self.rng.random() < self.cbet:
-                return self._raise(state, seat, pot_raise_to(state, seat, 0.5))
-        return CHECK_CALL
+            return CHECK_CALL, self._raise(state, seat, pot_raise_to(state, seat, 0.5))
+        return CHECK_CALL, None
+
+    # -- a model of the strategy, for local best response (see the module doc) -------------------
+    strategy_is_exact = False
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        actions, probs = self.range_probabilities(state, seat, np.asarray([state.hole_cards(seat)], dtype=np.int64))
+        return {a: float(p) for a, p in zip(actions, probs[0]) if p > 0}
+
+    def range_probabilities(self, state: NLTHState, seat: int, holes: np.ndarray) -> tuple[list[int], np.ndarray]:
+        rows: list[dict[int, float]] = []
+        if state.street == 0:
+            by_score: dict[int, int] = {}
+            for a, b in holes:
+                score = chen_score(int(a), int(b))
+                if score not in by_score:
+                    by_score[score] = self._preflop_action(state, seat, score)
+                rows.append({by_score[score]: 1.0})
+        else:
+            opponents = sum(1 for s, alive in enumerate(state.in_hand) if alive and s != seat)
+            seed = zlib.crc32(state.public_state_key().encode())
+            for a, b in holes:
+                equity = mc_equity([int(a), int(b)], state.board, max(1, opponents), self.samples, seed)
+                action, cbet = self._postflop_choice(state, seat, equity, opponents)
+                if cbet is None:
+                    rows.append({action: 1.0})
+                else:
+                    rows.append({cbet: self.cbet, action: 1.0 - self.cbet})
+        actions = sorted({x for row in rows for x in row})
+        probs = np.array([[row.get(x, 0.0) for x in actions] for row in rows]).reshape(len(rows), len(actions))
+        return actions, probs
 
     @staticmethod
     def _was_preflop_aggressor(state: NLTHState, seat: int) -> bool:

@@ -215,5 +215,7 @@ def make_estimator(game, agent):
     """The hook's answer: a :class:`HoleCardAIVAT` for agents that expose their range."""
     if not isinstance(game, NLTHGame) or not hasattr(agent, "range_probabilities"):
         return None
+    if not getattr(agent, "strategy_is_exact", True):  # a model of the play (tag): AIVAT would be biased
+        return None
     return HoleCardAIVAT(game, agent)
 

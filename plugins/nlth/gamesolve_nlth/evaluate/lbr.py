@@ -130,6 +130,7 @@ class LBRAgent(Agent):
         self.by_seat: dict[int, object] = {}
         self.ranges: dict[int, np.ndarray] = {}
         self.decisions: list[dict] = []  # what LBR computed at its turns this hand (for tests)
+        self.surprises = 0  # opponent actions its exposed strategy gave probability 0 (models only)
 
     def new_hand(self, seat: int, hand: int) -> None:
         n = self.game.num_players
@@ -147,9 +148,14 @@ class LBRAgent(Agent):
         r *= possible(state.board)  # card removal (LBR's own cards are removed when it decides)
         live = np.flatnonzero(r > 0)
         actions, probs = self.by_seat[player].range_probabilities(state, player, HOLES[live])
-        if int(action) not in actions:
-            raise ValueError(f"seat {player} played {action}, which its exposed strategy does not offer ({actions})")
-        r[live] *= probs[:, actions.index(int(action))]
+        if int(action) not in actions:  # a model of the agent (tag) can be surprised: keep the range
+            self.surprises += 1
+            return
+        updated = probs[:, actions.index(int(action))]
+        if not np.dot(r[live], updated) > 0:
+            self.surprises += 1
+            return
+        r[live] *= updated
 
     # -- deciding ----------------------------------------------------------------------------
     def act(self, state: NLTHState, seat: int) -> int:
