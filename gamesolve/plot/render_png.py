@@ -92,6 +92,4 @@ def _grid(fig, ax, panel: GridPanel) -> None:
         for c, text in enumerate(row):
             v = panel.values[r][c]
             ax.text(c, r, text, ha="center", va="center", fontsize=5.2, color="white" if v > 0.6 else "black")
-    if panel.legend:
-        ax.set_xlabel(panel.legend, fontsize=8)
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.03)

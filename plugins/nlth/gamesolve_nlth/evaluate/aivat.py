@@ -119,12 +119,23 @@ class HoleCardAIVAT:
                 cut = board1[:size]
                 w_next = w * possible(cut[len(prev):])
                 if seat_in_heads_up_pot(before, seat) and (prev or self.preflop is not None):
-                    street = STREET_OF_BOARD[size]
-                    v_before = self._value(before, seat, w, board=prev, street=street)
-                    v_after = self._value(before, seat, w_next, board=cut, street=street)
-                    corrections.append((f"board {size}", v_after - v_before))
+                    single = len(board0) == size - 1 and len(board1) == size  # one street, one card
+                    corrections.append((f"board {size}", self._street_term(before, after if single else None, seat, w, w_next, prev, cut)))
                 w, prev = w_next, cut
         return w
+
+    def _street_term(self, before, after, seat, w, w_next, prev, cut) -> float:
+        """V(after the street's cards) - E[V(after) | before] (check-down values: a martingale,
+        so the expectation is the value before). ``after`` is the state after the cards
+        when they were the only event (else None)."""
+        street = STREET_OF_BOARD[len(cut)]
+        v_before = self._value(before, seat, w, board=prev, street=street)
+        v_after = self._value(before, seat, w_next, board=cut, street=street)
+        return v_after - v_before
+
+    def _decision_values(self, state: NLTHState, seat: int, actions: list[int]) -> list[np.ndarray]:
+        """v of every world after each action of the agent."""
+        return [self._value_vector(state.child(a), seat) for a in actions]
 
     def _decision(self, state: NLTHState, action: int, seat: int, w: np.ndarray, corrections) -> np.ndarray:
         w = w * possible(state.board)  # no-op after dealt cards; needed for hands dealt up front
@@ -142,11 +153,11 @@ class HoleCardAIVAT:
         if seat_in_heads_up_pot(state, seat) and (state.board or self.preflop is not None):
             expected = 0.0
             realized = 0.0
-            for b, a in enumerate(actions):
+            children = self._decision_values(state, seat, actions)
+            for b, v in enumerate(children):
                 wb = w * sigma[:, b]
                 if not wb.sum() > 0:
                     continue
-                v = self._value_vector(state.child(a), seat)
                 expected += float(np.dot(wb, np.nan_to_num(v)))
                 if b == col:
                     realized = float(np.dot(wb, np.nan_to_num(v)) / wb.sum())
@@ -218,4 +229,5 @@ def make_estimator(game, agent):
     if not getattr(agent, "strategy_is_exact", True):  # a model of the play (tag): AIVAT would be biased
         return None
     return HoleCardAIVAT(game, agent)
+
 

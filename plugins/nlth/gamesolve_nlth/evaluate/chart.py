@@ -71,7 +71,8 @@ def preflop_chart(path: Path) -> Figure | None:
     iterations = store.attrs.get("iterations")
     title = f"Preflop opening chart: {found.parent.name if found.name == 'blueprint' else found.name}"
     notes = [f"nlth, {players} players, preset {store.attrs['params'].get('preset', '?')}, "
-             f"{iterations:,} iterations" if iterations else f"nlth, {players} players"]
+             f"{iterations:,} iterations" if iterations else f"nlth, {players} players",
+             "colour and number: % of the hands of each class raised when first in; suited above the diagonal, offsuit below"]
     return Figure(title, panels, notes)
 
 
