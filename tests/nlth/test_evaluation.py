@@ -256,3 +256,19 @@ def test_fold_is_registered_and_folds_only_to_bets():
     assert agent.act(state, 1) == FOLD  # the small blind owes 50
     state.apply("cc")
     assert agent.act(state, 0) == CHECK_CALL  # the big blind may check
+
+
+def test_lbr_shoves_the_nuts_and_gives_up_the_worst_hand_against_a_calling_station():
+    from gamesolve_nlth.evaluate.lbr import LBRAgent
+
+    game = NLTHGame(2)
+    for cards, expected in (("AhKh 2c3d QhJhTh4s8c", "all-in"), ("2c3d AhKs QhJhTh4s8c", "check")):
+        state = game.new_initial_state(cards=cards, button=1)
+        for _ in range(6):  # limp, check; check, check on the flop and the turn: the river, seat 0 to act
+            state.apply("cc")
+        lbr = LBRAgent(game, [CallAgent(game)])
+        lbr.new_hand(0, 0)
+        action = lbr.act(state, 0)
+        assert (action == state.max_raise_to + 2) == (expected == "all-in")
+        assert (action == CHECK_CALL) == (expected == "check")
+        assert lbr.decisions[-1]["wp"] == pytest.approx(1.0 if expected == "all-in" else 0.0, abs=0.01)
