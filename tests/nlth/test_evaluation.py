@@ -145,7 +145,7 @@ def aivat_match(host, agents, hands, seed, workers=1):
 
 
 def test_aivat_of_random_against_itself_is_unbiased_and_much_sharper(nlth_host):
-    result = aivat_match(nlth_host, ["random", "random"], 1200, seed=3, workers=2)
+    result = aivat_match(nlth_host, ["random", "random"], 400, seed=3)
     for agent in result.agents:
         a = agent.aivat
         assert abs(a["win_rate"]) < 2 * a["stderr"]  # the true value is 0 by symmetry
@@ -154,14 +154,14 @@ def test_aivat_of_random_against_itself_is_unbiased_and_much_sharper(nlth_host):
 
 def test_aivat_of_the_blueprint_against_itself_is_unbiased(hu_blueprint, nlth_host):
     spec = f"blueprint:store={hu_blueprint}"
-    result = aivat_match(nlth_host, [spec, spec], 400, seed=5, workers=2)
+    result = aivat_match(nlth_host, [spec, spec], 300, seed=5)
     a = result.agents[0].aivat
     assert abs(a["win_rate"]) < 2 * a["stderr"]
     assert a["stderr"] < result.agents[0].stderr
 
 
 def test_aivat_agrees_with_the_raw_estimate_against_an_unknown_agent(hu_blueprint, nlth_host):
-    result = aivat_match(nlth_host, [f"blueprint:store={hu_blueprint}", "tag:samples=50"], 400, seed=7, workers=2)
+    result = aivat_match(nlth_host, [f"blueprint:store={hu_blueprint}", "tag:samples=50"], 300, seed=7)
     raw, a = result.agents[0], result.agents[0].aivat
     assert abs(raw.win_rate - a["win_rate"]) < 2 * math.hypot(raw.stderr, a["stderr"])
     assert result.agents[1].aivat is None  # tag does not expose its strategy
@@ -189,21 +189,21 @@ def test_an_aivat_hand_averages_the_final_payoff_over_the_agents_range():
 
 # ---- local best response ------------------------------------------------------------------------
 def test_lbr_wins_exactly_750_mbb_per_game_against_always_fold():
-    report = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "fold", "--hands", "400", "--seed", "2", "--json"))
-    assert report["mbb_per_game"] == 750.0 and report["se"] == 0.0 and report["hands"] == 400
+    report = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "fold", "--hands", "100", "--seed", "2", "--json"))
+    assert report["mbb_per_game"] == 750.0 and report["se"] == 0.0 and report["hands"] == 100
 
 
-@pytest.mark.parametrize("agent", ["call", "random"])
-def test_lbr_wins_large_amounts_against_call_and_random(agent):
-    report = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", "600", "--seed", "1", "--workers", "2", "--json"))
+@pytest.mark.parametrize("agent,hands", [("call", "200"), ("random", "600")])
+def test_lbr_wins_large_amounts_against_call_and_random(agent, hands):
+    report = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", hands, "--seed", "1", "--json"))
     assert report["mbb_per_game"] > 2000 and report["mbb_per_game"] > 3 * report["se"]
 
 
 def test_a_trained_blueprint_is_not_significantly_more_exploitable_than_random(hu_blueprint):
     values = {}
     for agent in ("random", f"blueprint:store={hu_blueprint}"):
-        values[agent] = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", "600",
-                                      "--seed", "4", "--workers", "2", "--json"))  # fmt: skip
+        values[agent] = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", "400",
+                                      "--seed", "4", "--json"))  # fmt: skip
     r, b = values["random"], values[f"blueprint:store={hu_blueprint}"]
     assert b["mbb_per_game"] - r["mbb_per_game"] < 2 * math.hypot(b["se"], r["se"])
 
@@ -216,7 +216,7 @@ def test_lbr_gives_the_same_result_with_workers(nlth_host):
 
 def test_lbr_bad_input_is_one_line_and_exit_status_2():
     for args, message in (
-        (("--agent", "tag"), "does not expose its strategy"),
+        (("--agent", "blueprint"), "needs store=PATH"),
         (("--agent", "call", "-o", "sizes=huge"), "bet sizes"),
         (("--agent", "call", "-o", "colour=red"), "unknown LBR option"),
         (("--agent", "nobody"), "nobody"),
@@ -229,9 +229,21 @@ def test_lbr_bad_input_is_one_line_and_exit_status_2():
     assert result.exit_code == 2
 
 
+def test_lbr_needs_an_agent_that_exposes_its_strategy():
+    from gamesolve.agents import Agent
+    from gamesolve_nlth.evaluate.lbr import LBRAgent
+
+    class Secret(Agent):
+        def act(self, state, seat):
+            return CHECK_CALL
+
+    with pytest.raises(ValueError, match="does not expose its strategy"):
+        LBRAgent(NLTHGame(2), [Secret()])
+
+
 def test_lbr_plays_six_handed_against_five_copies():
-    report = last_json(run("lbr", "--game", "nlth", "--agent", "call", "--hands", "60", "-o", "samples=200", "--json"))
-    assert report["players"] == 6 and report["hands"] == 60 and report["mbb_per_game"] > 0
+    report = last_json(run("lbr", "--game", "nlth", "--agent", "call", "--hands", "30", "-o", "samples=200", "--json"))
+    assert report["players"] == 6 and report["hands"] == 30 and report["mbb_per_game"] > 0
 
 
 # ---- the preflop chart --------------------------------------------------------------------------

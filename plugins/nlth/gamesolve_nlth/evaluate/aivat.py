@@ -29,14 +29,12 @@ variance.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from numba import njit
 
 from gamesolve.game.state import CHANCE
 from gamesolve_nlth import engine as E
-from gamesolve_nlth.evaluate.equity import equity_vector
+from gamesolve_nlth.evaluate.equity import cached_equity_vector
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible
 from gamesolve_nlth.evaluate.preflop import preflop_table
 from gamesolve_nlth.state import NLTHGame, NLTHState
@@ -119,15 +117,14 @@ class HoleCardAIVAT:
                 cut = board1[:size]
                 w_next = w * possible(cut[len(prev):])
                 if seat_in_heads_up_pot(before, seat) and (prev or self.preflop is not None):
-                    single = len(board0) == size - 1 and len(board1) == size  # one street, one card
-                    corrections.append((f"board {size}", self._street_term(before, after if single else None, seat, w, w_next, prev, cut)))
+                    corrections.append((f"board {size}", self._street_term(before, seat, w, w_next, prev, cut)))
                 w, prev = w_next, cut
         return w
 
-    def _street_term(self, before, after, seat, w, w_next, prev, cut) -> float:
-        """V(after the street's cards) - E[V(after) | before] (check-down values: a martingale,
-        so the expectation is the value before). ``after`` is the state after the cards
-        when they were the only event (else None)."""
+    def _street_term(self, before, seat, w, w_next, prev, cut) -> float:
+        """V(after the street's cards) - E[V(after) | before]: check-down values are a
+        martingale under chance, so the expectation is the value before them (the state
+        between two streets has the same commitments, so ``before`` serves for both boards)."""
         street = STREET_OF_BOARD[len(cut)]
         v_before = self._value(before, seat, w, board=prev, street=street)
         v_after = self._value(before, seat, w_next, board=cut, street=street)
@@ -202,19 +199,11 @@ class HoleCardAIVAT:
             eq_opponent = self.preflop[hole_index(*hole)].astype(np.float64)
             equity = 1.0 - eq_opponent  # the world's share against the opponent's hand
         else:
-            equity = 1.0 - _equities(tuple(hole), tuple(board))
+            equity = 1.0 - cached_equity_vector(tuple(hole), tuple(board))
         committed = state.committed
         m = min(committed[seat], committed[opponent])
         dead = sum(c for p, c in enumerate(committed) if not state.in_hand[p])
         return self.alphas[street] * ((2 * m + dead) * equity - m)
-
-
-@functools.lru_cache(maxsize=64)
-def _equities(hole: tuple[int, ...], board: tuple[int, ...]) -> np.ndarray:
-    """equity_vector, memoised: a hand asks for the same board at every decision of a street."""
-    out = equity_vector(hole, board)
-    out.setflags(write=False)
-    return out
 
 
 def seat_in_heads_up_pot(state: NLTHState, seat: int) -> bool:

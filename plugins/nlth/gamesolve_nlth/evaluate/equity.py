@@ -11,6 +11,8 @@ response's win probability.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -85,3 +87,12 @@ def equity_vector(hero, board) -> np.ndarray:
     showdown_scores(int(hero[0]), int(hero[1]), board, HOLES, score, count)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(count > 0, score / np.maximum(count, 1.0), np.nan)
+
+
+@functools.lru_cache(maxsize=64)
+def cached_equity_vector(hero: tuple[int, ...], board: tuple[int, ...]) -> np.ndarray:
+    """:func:`equity_vector`, memoised and read-only (a hand asks for the same board at
+    every decision of a street)."""
+    out = equity_vector(hero, board)
+    out.setflags(write=False)
+    return out

@@ -38,7 +38,7 @@ import numpy as np
 
 from gamesolve.agents import Agent, hand_seed
 from gamesolve.game.state import CHANCE
-from gamesolve_nlth.evaluate.equity import equity_vector
+from gamesolve_nlth.evaluate.equity import cached_equity_vector
 from gamesolve_nlth.evaluate.hands import HOLES, NUM_HOLES, hole_index, possible
 from gamesolve_nlth.evaluate.preflop import preflop_table
 from gamesolve_nlth.evaluator import evaluate7
@@ -227,7 +227,7 @@ class LBRAgent(Agent):
         """LBR's pot share against each pair (heads-up)."""
         if len(board) == 0:
             return preflop_table()[hole_index(*hole)].astype(np.float64)
-        return equity_vector(hole, board)
+        return cached_equity_vector(tuple(hole), tuple(board))
 
     def _sampled_wp(self, hole: list[int], board: list[int], ranges: list[np.ndarray]) -> float:
         """LBR's pot share against several ranges at once, by sampling their hands and the board."""
