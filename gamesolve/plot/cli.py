@@ -95,7 +95,7 @@ def _openspiel(stores, algo: str, seconds: float):
     with BarProgress() as progress:
         progress.note(f"open-spiel {algo} on {game} ({players} players): up to {iterations:,} iterations or {seconds:g} s")
         try:
-            curve = openspiel_curve(game, players, algo, iterations, seconds)
+            curve = openspiel_curve(game, players, algo, iterations, seconds, progress=progress)
         except ImportError:
             raise InputError("--openspiel needs open-spiel: pip install open-spiel") from None
     return [(f"open-spiel {algo}", curve)]

@@ -18,9 +18,10 @@ ALGORITHMS = ("cfr", "cfr+", "mccfr")
 
 
 def openspiel_curve(game: str, players: int, algo: str, iterations: int, seconds: float = 60.0,
-                    seed: int = 1, per_decade: int = 10) -> dict[str, np.ndarray]:
+                    seed: int = 1, per_decade: int = 10, progress=None) -> dict[str, np.ndarray]:
     """``{"iteration", "seconds", "exploitability"}`` of open-spiel's ``algo`` on ``game``:
-    up to ``iterations`` iterations or ``seconds`` of solver time, whichever comes first."""
+    up to ``iterations`` iterations or ``seconds`` of solver time, whichever comes first.
+    ``progress`` (a :class:`gamesolve.solve.spec.Progress`) sees the solver seconds."""
     import pyspiel
 
     if game not in OPENSPIEL_GAMES:
@@ -40,11 +41,16 @@ def openspiel_curve(game: str, players: int, algo: str, iterations: int, seconds
     ratio = 10.0 ** (1.0 / per_decade)
     done, spent, target = 0, 0.0, 1
     rows: list[tuple[int, float, float]] = []
+    if progress is not None:
+        progress.start(seconds, "s", f"open-spiel {algo} on {game}")
     while done < iterations and spent < seconds:
         started = time.perf_counter()
         for _ in range(target - done):
             step()
-        spent += time.perf_counter() - started
+        elapsed = time.perf_counter() - started
+        spent += elapsed
+        if progress is not None:
+            progress.advance(min(elapsed, max(0.0, seconds - spent + elapsed)), it=f"{target:,}")
         done = target
         rows.append((done, spent, pyspiel.exploitability(os_game, solver.average_policy())))
         target = min(iterations, max(done + 1, math.ceil(done * ratio)))
