@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import numpy as np
@@ -140,14 +139,3 @@ def match_figure(results: list[tuple[str, dict]]) -> Figure:
 def nice_label(path: Path) -> str:
     return path.stem if path.suffix else path.name
 
-
-def is_match_file(path: Path) -> bool:
-    return path.is_file()
-
-
-def log_ticks(lo: float, hi: float) -> list[float]:
-    """Powers of ten covering ``[lo, hi]`` (for log axes)."""
-    if not (lo > 0 and hi > 0):
-        return []
-    a, b = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
-    return [10.0**k for k in range(a, b + 1)]
