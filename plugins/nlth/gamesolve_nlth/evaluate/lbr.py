@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import attrs
 import numpy as np
+from numba import njit
 
 from gamesolve.agents import Agent, hand_seed
 from gamesolve.game.state import CHANCE
@@ -231,10 +232,10 @@ class LBRAgent(Agent):
 
     def _sampled_wp(self, hole: list[int], board: list[int], ranges: list[np.ndarray]) -> float:
         """LBR's pot share against several ranges at once, by sampling their hands and the board."""
-        probs = [r / r.sum() for r in ranges]
+        cdfs = np.cumsum(np.array(ranges, dtype=np.float64), axis=1)
         seed = int(self.rng.integers(2**62))
-        return float(_sample_share(np.asarray(hole, np.int64), np.asarray(board, np.int64), np.array(probs), HOLES,
-                                   self.config.samples, seed))  # fmt: skip
+        return float(_sample_share(np.asarray(hole, np.int64), np.asarray(board, np.int64), cdfs, HOLES,
+                                   int(self.config.samples), seed))  # fmt: skip
 
 
 def _share(weights: np.ndarray, eq: np.ndarray) -> float:
@@ -242,43 +243,81 @@ def _share(weights: np.ndarray, eq: np.ndarray) -> float:
     return float(np.dot(weights[keep], eq[keep]) / weights[keep].sum())
 
 
-def _sample_share(hole, board, probs, holes, samples, seed):
-    """Monte Carlo pot share against opponents drawn from ``probs`` (rows), with card removal
-    by rejection. Plain numpy + the numba evaluator (a few thousand samples per decision)."""
-    rng = np.random.default_rng(seed)
-    cdfs = np.cumsum(probs, axis=1)
-    total, got = 0.0, 0
-    used0 = set(int(c) for c in hole) | set(int(c) for c in board)
+@njit(cache=True)
+def _sample_share(hole, board, cdfs, holes, samples, seed):
+    """Monte Carlo pot share against opponents drawn from the rows of ``cdfs`` (cumulative
+    range weights), with card removal by rejection, and the rest of the board drawn at
+    random. Its own xorshift generator: a seed gives the same answer everywhere."""
+    state = np.empty(1, np.uint64)
+    state[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+    if state[0] == np.uint64(0):
+        state[0] = np.uint64(1)
+    n_opp = cdfs.shape[0]
+    nb = board.shape[0]
+    used = np.zeros(52, np.bool_)
+    hands = np.empty((n_opp, 2), np.int64)
+    full = np.empty(5, np.int64)
+    total = 0.0
+    got = 0
     tries = 0
     while got < samples and tries < samples * 20:
         tries += 1
-        used = set(used0)
-        hands = []
+        used[:] = False
+        used[hole[0]] = True
+        used[hole[1]] = True
+        for i in range(nb):
+            used[board[i]] = True
+            full[i] = board[i]
         ok = True
-        for cdf in cdfs:
-            k = int(np.searchsorted(cdf, rng.random() * cdf[-1], side="right"))
-            a, b = int(holes[k, 0]), int(holes[k, 1])
-            if a in used or b in used:
+        for o in range(n_opp):
+            u = (_next(state) >> np.int64(11)) * (1.0 / 9007199254740992.0) * cdfs[o, -1]
+            k = np.searchsorted(cdfs[o], u, side="right")
+            if k >= holes.shape[0]:
+                k = holes.shape[0] - 1
+            a, b = holes[k, 0], holes[k, 1]
+            if used[a] or used[b]:
                 ok = False
                 break
-            used.update((a, b))
-            hands.append((a, b))
+            used[a] = True
+            used[b] = True
+            hands[o, 0] = a
+            hands[o, 1] = b
         if not ok:
             continue
-        rest = [c for c in range(52) if c not in used]
-        extra = rng.choice(len(rest), 5 - len(board), replace=False)
-        full = [int(c) for c in board] + [rest[i] for i in extra]
-        mine = evaluate7(int(hole[0]), int(hole[1]), *full)
-        best, ties = 0, 0
-        for a, b in hands:
-            v = evaluate7(a, b, *full)
+        for i in range(nb, 5):
+            while True:
+                c = _next(state) % 52
+                if not used[c]:
+                    break
+            used[c] = True
+            full[i] = c
+        mine = evaluate7(hole[0], hole[1], full[0], full[1], full[2], full[3], full[4])
+        best = 0
+        ties = 0
+        for o in range(n_opp):
+            v = evaluate7(hands[o, 0], hands[o, 1], full[0], full[1], full[2], full[3], full[4])
             if v > best:
-                best, ties = v, 1
+                best = v
+                ties = 1
             elif v == best:
                 ties += 1
-        total += 1.0 if mine > best else (1.0 / (ties + 1) if mine == best else 0.0)
+        if mine > best:
+            total += 1.0
+        elif mine == best:
+            total += 1.0 / (ties + 1)
         got += 1
     return total / max(got, 1)
+
+
+@njit(cache=True)
+def _next(state):
+    """xorshift64* step on a one-element uint64 array: 64 random bits as a non-negative int64."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(1))
 
 
 def make_lbr_agent(game, opponents, options, seed):
