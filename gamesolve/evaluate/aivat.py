@@ -27,7 +27,8 @@ Interfaces
 ----------
 * :class:`ExposesStrategy`: an agent that can say, at any history of the current hand, the
   probability of each action it would take there *with the private information of that
-  history* (not necessarily its own). The policy, search and blueprint agents implement it.
+  history* (not necessarily its own). The blueprint and baseline hold'em agents implement
+  it; the core's policy and search agents get it from :mod:`gamesolve.evaluate.exposure`.
 * :class:`ValueFunction`: ``v`` over histories, through a cursor that follows a history.
   :class:`TreeValues` gives the exact expected values of a fixed profile (the agent's own
   strategy in self-play, say) on an explicit tree.
@@ -224,21 +225,25 @@ def estimator_for(game: Game, agent, plugins=None) -> Estimator | None:
     """The AIVAT estimator for ``agent`` in ``game``, or None if it does not expose its strategy.
 
     A plugin's ``gamesolve_aivat_estimator`` hook answers first (hold'em); otherwise an agent
-    that exposes its strategy and names a ``reference_policy`` (a tabular policy: the policy
-    agent's own, the search agent's blueprint) is evaluated by :class:`WorldAIVAT` with the
-    exact values of that policy in self-play on the game's explicit tree.
+    that exposes its strategy (itself, or through :mod:`gamesolve.evaluate.exposure` for the
+    core's policy and search agents) and names a ``reference_policy`` (a tabular policy: the
+    policy agent's own, the search agent's blueprint) is evaluated by :class:`WorldAIVAT` with
+    the exact values of that policy in self-play on the game's explicit tree.
     """
     if plugins is not None:
         found = plugins.hook.gamesolve_aivat_estimator(game=game, agent=agent)
         if found is not None:
             return found
-    if not isinstance(agent, ExposesStrategy) or getattr(agent, "reference_policy", None) is None:
+    from gamesolve.evaluate.exposure import exposure_of
+
+    exposure = exposure_of(agent)
+    if exposure is None or getattr(exposure, "reference_policy", None) is None:
         return None
-    if not getattr(agent, "strategy_is_exact", True):
+    if not getattr(exposure, "strategy_is_exact", True):
         return None
     tree = _tree(game, plugins)
-    values = TreeValues(tree, profile_slots(tree, agent.reference_policy))
-    return WorldAIVAT(game, agent, values, "exact values of the agent's reference policy in self-play")
+    values = TreeValues(tree, profile_slots(tree, exposure.reference_policy))
+    return WorldAIVAT(game, exposure, values, "exact values of the agent's reference policy in self-play")
 
 
 _TREES: dict[tuple, ExplicitTree] = {}

@@ -45,15 +45,6 @@ class PolicyPlayer(Agent):
         p = np.asarray(self.policy.probs(state, seat), dtype=np.float64)
         return int(legal[self.rng.choice(len(legal), p=p / p.sum())])
 
-    # AIVAT's strategy exposure (gamesolve.evaluate.aivat.ExposesStrategy)
-    @property
-    def reference_policy(self) -> Policy:
-        return self.policy
-
-    def action_probabilities(self, state: State, seat: int, path) -> dict[int, float]:
-        p = np.asarray(self.policy.probs(state, seat), dtype=np.float64)
-        return {int(a): float(x) for a, x in zip(state.legal_actions(), p / p.sum())}
-
 
 class SearchPlayer(Agent):
     """Real-time search in a match: one :class:`SearchAgent` per seat it is dealt, all
@@ -87,26 +78,6 @@ class SearchPlayer(Agent):
 
     def act(self, state: State, seat: int) -> int:
         return self.agent.act(state, self.rng)
-
-    # AIVAT's strategy exposure (gamesolve.evaluate.aivat.ExposesStrategy): a fresh search
-    # agent replays the hypothetical hand (its searches depend on the hand so far, through
-    # the probabilities it froze at its own earlier turns); searches are memoised.
-    @property
-    def reference_policy(self) -> Policy:
-        return self.blueprint
-
-    def action_probabilities(self, state: State, seat: int, path) -> dict[int, float]:
-        agent = self._template(seat).fork()
-        agent.new_hand()
-        for before, action in path:
-            agent.observe(before, action)
-        return agent.policy(state)
-
-    def _template(self, seat: int) -> SearchAgent:
-        templates = self.__dict__.setdefault("_templates", {})
-        if seat not in templates:
-            templates[seat] = SearchAgent(self.game, self.blueprint, self.adapter, seat, self.config, cache=self.cache)
-        return templates[seat]
 
 
 def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None) -> TabularPolicy:

@@ -11,6 +11,7 @@ import gamesolve_kuhn.plugin
 import gamesolve_leduc.plugin
 from gamesolve.evaluate.aivat import AivatError, HandLog, TreeValues, WorldAIVAT, profile_slots
 from gamesolve.evaluate.best_response import TreeEvaluator
+from gamesolve.evaluate.exposure import exposure_of
 from gamesolve.evaluate.match import play_match
 from gamesolve.game.state import CHANCE
 from gamesolve.plugins import make_plugin_manager
@@ -68,7 +69,7 @@ def test_on_kuhn_the_expected_estimate_is_exactly_the_expected_value(players, ku
     policies = [known] + others[: players - 1]
     for seat in range(players):  # the known agent in every seat
         order = [(seating[(s - seat) % players]) for s in range(players)]
-        seated = [PolicyPlayer(TabularPolicy.from_slots(tree, policies[w])) for w in order]
+        seated = [exposure_of(PolicyPlayer(TabularPolicy.from_slots(tree, policies[w]))) for w in order]
         values = TreeValues(tree, known)  # the known agent's self-play values
         estimator = WorldAIVAT(game, seated[seat], values)
         mean_aivat = mean_plain = second_aivat = second_plain = 0.0
@@ -88,7 +89,7 @@ def test_on_kuhn_the_expected_estimate_is_exactly_the_expected_value(players, ku
 def test_on_kuhn_a_worthless_value_function_still_gives_an_unbiased_estimate(kuhn2_tree):
     game, tree = KuhnGame(2), kuhn2_tree
     known, other = cfr_policy(tree, 50), tree.uniform_policy()
-    seated = [PolicyPlayer(TabularPolicy.from_slots(tree, p)) for p in (known, other)]
+    seated = [exposure_of(PolicyPlayer(TabularPolicy.from_slots(tree, p))) for p in (known, other)]
     noise = np.random.default_rng(0).normal(size=(2, tree.num_nodes)) * 5
 
     class Noise(TreeValues):
@@ -136,6 +137,7 @@ def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, ledu
     adapter = leduc_host.pm.hook.gamesolve_search_adapter(game=game)
     player = SearchPlayer(game, blueprint, adapter, SearchConfig(k=2, iterations=100), seed=3)
     other = PolicyPlayer(TabularPolicy.from_slots(kuhn2_tree, kuhn2_tree.uniform_policy()), seed=4)
+    exposure = exposure_of(player)
     checked = 0
     for hand in range(30):
         seat = hand % 2
@@ -150,7 +152,7 @@ def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, ledu
                 action = outcomes[rng.integers(len(outcomes))][0]
             else:
                 if p == seat:
-                    exposed = player.action_probabilities(state, seat, tuple(steps))
+                    exposed = exposure.action_probabilities(state, seat, tuple(steps))
                     assert exposed == player.agent.policy(state)
                     checked += 1
                 action = seated[p].act(state, p)
@@ -164,7 +166,7 @@ def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, ledu
 def test_an_exposed_strategy_that_contradicts_play_is_reported(kuhn2_tree):
     game, tree = KuhnGame(2), kuhn2_tree
     always_pass = np.tile([1.0, 0.0], tree.num_infosets)
-    liar = PolicyPlayer(TabularPolicy.from_slots(tree, always_pass))
+    liar = exposure_of(PolicyPlayer(TabularPolicy.from_slots(tree, always_pass)))
     state = game.new_initial_state().child(0).child(1)
     log = HandLog(((game.new_initial_state(), 0), (game.new_initial_state().child(0), 1), (state, 1)), state.child(1).child(1))
     with pytest.raises(AivatError, match="probability 0"):
