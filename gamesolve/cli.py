@@ -536,10 +536,12 @@ def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, 
               help="Write hand histories here (NLTH: PHH; PATH.phhs = one file, else a folder of hand-NNNNNN.phh).")
 @click.option("--force", is_flag=True, help="Replace existing hand histories at --hh.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, help="Processes to play the deals in (same result as 1).")
+@click.option("--aivat", is_flag=True, help="Also report AIVAT-corrected win rates of agents that expose their strategy (docs/evaluation.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, force, workers, as_json):
+def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, force, workers, aivat, as_json):
     """Play agents against each other with duplicate dealing and report win rates (mbb/game for poker)."""
+    from gamesolve.evaluate.aivat import AivatError
     from gamesolve.evaluate.match import MatchError, make_agents, play_match
     from gamesolve.progress import BarProgress
     from gamesolve.store.outputs import check_output_file
@@ -565,8 +567,8 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, for
         agents, names = make_agents(host.agents, game, texts, seed, plugins=host.pm)
         with BarProgress(quiet=as_json) as progress:
             result = play_match(game, agents, hands, seed=seed, names=names, progress=progress,
-                                keep_hands=hh_path is not None, workers=workers)
-    except (RegistryError, MatchError, UserError) as exc:
+                                keep_hands=hh_path is not None, workers=workers, aivat=aivat, plugins=host.pm)
+    except (RegistryError, MatchError, UserError, AivatError) as exc:
         raise InputError(one_line(exc)) from None
     report = result.as_dict()
     lines = result.summary_lines()
@@ -810,6 +812,50 @@ def store_check(path, quick, as_json):
         more = f" (and {len(problems) - 1:,} more)" if len(problems) > 1 else ""
         raise InputError(f"{path} is damaged: {problems[0]}{more}")
 
+
+
+
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game name (nlth).")
+@click.option("--agent", "agent_text", required=True, help="The agent to exploit: NAME or NAME:KEY=VALUE[:KEY=VALUE] (it must expose its strategy).")
+@click.option("--hands", type=POSITIVE_INT, default=1000, help="Hands to play (whole duplicate deals).")
+@click.option("--seed", type=SEED, default=0, help="Random seed (deals, agents, LBR).")
+@click.option("--players", type=POSITIVE_INT, default=None, help="Number of players (default: the game's; -p players=2 also works).")
+@click.option("--param", "-p", "params", multiple=True, help="Game parameter KEY=VALUE, e.g. -p players=2.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="LBR setting, e.g. -o sizes=fcpa|fc|fchpa|wide|0.5,1/1/1/1 -o preflop=call|lbr (docs/evaluation.md).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, help="Processes to play the deals in (same result as 1).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (mbb_per_game, se, hands, ...) as the last line.")
+@click.pass_context
+def lbr(ctx, game_name, agent_text, hands, seed, players, params, options, workers, as_json):
+    """Local best response against an agent: a lower bound on its exploitability (mbb/game for poker)."""
+    from gamesolve.evaluate.lbr import run_lbr
+    from gamesolve.evaluate.match import MatchError
+    from gamesolve.progress import BarProgress
+
+    host = host_from(ctx)
+    n_hands = hands
+    n_workers = workers
+    game_params = parse_params(params)
+    n_players = players if players is not None else game_params.pop("players", None)
+    spec, game = make_game(host, game_name, n_players, game_params)
+    try:
+        with BarProgress(quiet=as_json) as progress:
+            result = run_lbr(host, game, agent_text.strip(), n_hands, seed=seed, options=parse_params(options, "--option"),
+                             workers=n_workers, progress=progress)  # fmt: skip
+    except (RegistryError, MatchError, UserError) as exc:
+        raise InputError(one_line(exc)) from None
+    emit(result.as_dict(), as_json, result.summary_lines())
+
+
+def _add_evaluation_commands() -> None:
+    """Commands of the evaluation modules (issue 13): plot."""
+    from gamesolve.plot.cli import plot_command
+
+    cli.add_command(plot_command)
+
+
+_add_evaluation_commands()
 
 if __name__ == "__main__":  # python -m gamesolve.cli
     cli()

@@ -108,3 +108,42 @@ def gamesolve_play_view(game):
         ``legal_actions``, ``action_to_string`` and the information-state keys).
         docs/play.md shows a plugin's view.
     """
+
+
+@hookspec(firstresult=True)
+def gamesolve_strategy_chart(path):
+    """A chart of a stored strategy as a poker player reads it (``gamesolve plot --kind strategy``).
+
+    :param path: a :class:`pathlib.Path` given on the command line (a solve's ``--out``).
+    :return: a :class:`gamesolve.plot.figures.Figure` (e.g. the NLTH plugin's preflop chart:
+        a 13x13 grid of hand classes per position), or ``None`` when the store is not the
+        plugin's.
+    """
+
+
+@hookspec(firstresult=True)
+def gamesolve_aivat_estimator(game, agent):
+    """An AIVAT estimator for ``agent`` in ``game`` faster than the core's enumeration of
+    worlds through the state API (``gamesolve match --aivat``; docs/evaluation.md).
+
+    :param game: the :class:`gamesolve.game.Game` of the match.
+    :param agent: one of the match's agents.
+    :return: an object with ``estimate(log, seat) -> float`` (``log`` a
+        :class:`gamesolve.evaluate.aivat.HandLog`: the hand's transitions and final state;
+        the estimate in the game's units), or ``None`` to leave the agent to the core (which
+        evaluates agents that expose their strategy and a tabular reference policy).
+    """
+
+
+@hookspec(firstresult=True)
+def gamesolve_lbr_agent(game, opponents, options, seed):
+    """A local best response agent for ``game`` (``gamesolve lbr``; docs/evaluation.md).
+
+    :param game: the :class:`gamesolve.game.Game` (its number of players).
+    :param opponents: the agents LBR plays against: match agents 1..P-1 (LBR is agent 0 and
+        sits in seat ``r`` in rotation ``r``; agent ``i`` in seat ``(i + r) % P``).
+    :param options: ``{key: value}`` strings from ``--option KEY=VALUE``.
+    :param seed: the seed of LBR's own random numbers.
+    :return: an :class:`gamesolve.agents.Agent`, or ``None`` if the plugin has no LBR for the
+        game. Raise ``ValueError`` with a message fit for a user on bad options.
+    """

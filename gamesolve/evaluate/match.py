@@ -66,7 +66,10 @@ class HandRecord:
 
 @attrs.frozen
 class AgentResult:
-    """One agent's results: per-hand win rate in ``unit``, its standard error, p-value."""
+    """One agent's results: per-hand win rate in ``unit``, its standard error, p-value;
+    ``aivat`` (with ``--aivat``, for agents that expose their strategy): the AIVAT-corrected
+    ``win_rate``, ``stderr``, ``p_value`` and ``variance_reduction`` (raw variance / AIVAT
+    variance of the per-deal samples)."""
 
     name: str
     win_rate: float
@@ -74,6 +77,7 @@ class AgentResult:
     p_value: float
     total: float  # total winnings in game units over all hands
     hands: int
+    aivat: dict[str, float] | None = None
 
 
 @attrs.define
@@ -111,6 +115,14 @@ class MatchResult:
         ]
         for a in self.agents:
             lines.append(f"{a.name:<24} {a.win_rate:>+12.2f} {a.stderr:>10.2f} {a.p_value:>8.4f}")
+        corrected = [a for a in self.agents if a.aivat]
+        if corrected:
+            lines.append("AIVAT (agents that expose their strategy; docs/evaluation.md):")
+            lines.append(f"{'agent':<24} {self.unit:>12} {'± SE':>10} {'p(>0)':>8} {'variance':>10}")
+            for a in corrected:
+                v = a.aivat
+                lines.append(f"{a.name:<24} {v['win_rate']:>+12.2f} {v['stderr']:>10.2f} {v['p_value']:>8.4f} "
+                             f"{'/' + format(v['variance_reduction'], '.1f'):>10}")
         return lines
 
 
@@ -160,8 +172,10 @@ def _sample(outcomes: Sequence[tuple[int, float]], u: float) -> int:
     return next(a for a, p in reversed(outcomes) if p > 0)
 
 
-def play_hand(game: Game, seated: Sequence[Agent], number: int, replay: _DealReplay) -> State:
-    """Play one hand with ``seated[s]`` in seat ``s``; return the terminal state."""
+def play_hand(game: Game, seated: Sequence[Agent], number: int, replay: _DealReplay,
+              steps: list[tuple[State, int]] | None = None) -> State:
+    """Play one hand with ``seated[s]`` in seat ``s``; return the terminal state.
+    ``steps`` (if given) receives every transition ``(state, action)``."""
     for seat, agent in enumerate(seated):
         agent.new_hand(seat, number)
     state = game.new_initial_state()
@@ -175,6 +189,8 @@ def play_hand(game: Game, seated: Sequence[Agent], number: int, replay: _DealRep
             action = seated[player].act(state, player)
         for agent in seated:
             agent.observe(state, action)
+        if steps is not None:
+            steps.append((state, action))
         try:
             state = state.child(action)
         except ValueError as exc:
@@ -193,6 +209,8 @@ def play_match(
     progress=None,
     keep_hands: bool = False,
     workers: int = 1,
+    aivat: bool = False,
+    plugins=None,
 ) -> MatchResult:
     """Play at least ``hands`` hands (whole duplicate deals) between ``agents``, one per seat.
 
@@ -203,6 +221,9 @@ def play_match(
     :param workers: processes to play the deals in (forked copies of the agents). The result
         equals the single-process one when every agent reseeds per hand (see
         :class:`gamesolve.agents.Agent`).
+    :param aivat: also report AIVAT-corrected win rates for the agents that expose their
+        strategy (:mod:`gamesolve.evaluate.aivat`); ``plugins`` (the plugin manager) lets a
+        game's plugin supply a faster estimator.
     """
     p = game.num_players
     if len(agents) != p:
@@ -217,7 +238,14 @@ def play_match(
     if progress is not None:
         progress.start(n_deals * p, "hands", f"{game.name} match")
     started = time.perf_counter()
-    table = _Table(game, list(agents), names, seed, keep_hands)
+    estimators = None
+    if aivat:
+        from gamesolve.evaluate.aivat import estimator_for
+
+        estimators = [estimator_for(game, agent, plugins) for agent in agents]
+        if not any(estimators):
+            raise MatchError("--aivat: no agent of this match exposes its strategy (policy, search, blueprint agents do)")
+    table = _Table(game, list(agents), names, seed, keep_hands, estimators)
     if workers == 1:
         played = []
         for deal in range(n_deals):
@@ -231,10 +259,17 @@ def play_match(
     deal_totals = [row for part in played for row in part[1]]
     totals = [sum(row[i] for row in deal_totals) for i in range(p)]  # in deal order, whatever the workers
     records = [r for part in played for r in part[2]]
+    corrected = [row for part in played for row in part[3]]
     results = []
     for i in range(p):
         wr = win_rate([row[i] * scale for row in per_deal])
-        results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p))
+        extra = None
+        if estimators is not None and estimators[i] is not None:
+            av = win_rate([row[i] * scale for row in corrected])
+            reduction = (wr.stderr / av.stderr) ** 2 if av.stderr > 0 else float("inf")
+            extra = {"win_rate": av.mean, "stderr": av.stderr, "p_value": av.p_value, "variance_reduction": reduction,
+                     "values": getattr(estimators[i], "description", "")}
+        results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p, extra))
     return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records)
 
 
@@ -247,29 +282,40 @@ class _Table:
     names: list[str]
     seed: int
     keep_hands: bool
+    estimators: list | None = None  # AIVAT estimator per agent (None: not evaluated)
 
-    def play_deals(self, first: int, last: int) -> tuple[list[list[float]], list[list[float]], list[HandRecord]]:
+    def play_deals(self, first: int, last: int) -> tuple[list[list[float]], list[list[float]], list[HandRecord], list[list[float]]]:
         """Deals ``first..last-1``: per deal and agent the result per hand and the total
-        winnings; the hand records."""
+        winnings; the hand records; per deal and agent the AIVAT estimate per hand."""
+        from gamesolve.evaluate.aivat import HandLog
+
         p = self.game.num_players
         per_deal = []
         deal_totals = []
+        corrected = []
         records: list[HandRecord] = []
         for deal in range(first, last):
             replay = _DealReplay(self.seed, deal)
             row = [0.0] * p
             totals = [0.0] * p
+            aivat_row = [0.0] * p
             for rotation in range(p):
                 seat_of = [(i + rotation) % p for i in range(p)]
                 seated: list[Agent] = [None] * p  # type: ignore[list-item]
                 for i, s in enumerate(seat_of):
                     seated[s] = self.agents[i]
                 number = deal * p + rotation
-                final = play_hand(self.game, seated, number, replay)
+                steps: list | None = [] if self.estimators is not None else None
+                final = play_hand(self.game, seated, number, replay, steps)
                 rets = [float(x) for x in final.returns()]
                 for i, s in enumerate(seat_of):
                     row[i] += rets[s] / p
                     totals[i] += rets[s]
+                if self.estimators is not None:  # right after the hand: agents still hold its state
+                    log = HandLog(tuple(steps), final)
+                    for i, s in enumerate(seat_of):
+                        if self.estimators[i] is not None:
+                            aivat_row[i] += self.estimators[i].estimate(log, s) / p
                 if self.keep_hands:
                     seat_names = [""] * p
                     for i, s in enumerate(seat_of):
@@ -277,7 +323,9 @@ class _Table:
                     records.append(HandRecord(number, deal, rotation, tuple(seat_names), final, tuple(rets)))
             per_deal.append(row)
             deal_totals.append(totals)
-        return per_deal, deal_totals, records
+            if self.estimators is not None:
+                corrected.append(aivat_row)
+        return per_deal, deal_totals, records, corrected
 
 
 _FORKED_TABLE: _Table | None = None  # the table a forked worker plays at (inherited, not sent)

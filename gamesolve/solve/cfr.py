@@ -86,23 +86,30 @@ class TabularCFR:
             raise ValueError(f"iterations must be positive, got {iterations}")
         batch = batch or max(1, min(iterations, 1000))
         done = 0
-        t = self.tree
-        c = self.config
-        nodes_start, nodes, infosets_start, infosets, first_node = self._index
         while done < iterations:
             step = min(batch, iterations - done)
-            K.cfr_run(
-                t.parent, t.edge_w, self._edge_player, t.child_start, t.child_list, self._utility_t,
-                nodes_start, nodes, infosets_start, infosets, first_node, t.infoset_slot_start,
-                t.num_slots, self._W, self.regrets, self.avg,
-                self.iterations + 1, self.iterations + step,
-                c.rm_plus, float(c.alpha), float(c.beta), float(c.gamma), c.discount,
-                self._own, self._others, self._value,
-            )  # fmt: skip
+            self._kernel(self.iterations + 1, self.iterations + step)
             self.iterations += step
             done += step
             if on_batch is not None:
                 on_batch(step)
+
+    def warm_up(self) -> None:
+        """Load (or compile) the kernel without running an iteration, so that timings of
+        :meth:`run` measure iterations only."""
+        self._kernel(self.iterations + 1, self.iterations)
+
+    def _kernel(self, first: int, last: int) -> None:
+        t = self.tree
+        c = self.config
+        nodes_start, nodes, infosets_start, infosets, first_node = self._index
+        K.cfr_run(
+            t.parent, t.edge_w, self._edge_player, t.child_start, t.child_list, self._utility_t,
+            nodes_start, nodes, infosets_start, infosets, first_node, t.infoset_slot_start,
+            t.num_slots, self._W, self.regrets, self.avg, first, last,
+            c.rm_plus, float(c.alpha), float(c.beta), float(c.gamma), c.discount,
+            self._own, self._others, self._value,
+        )  # fmt: skip
 
     def average_policy(self) -> np.ndarray:
         """Slot-indexed average strategy (uniform at never-reached infosets)."""

@@ -7,6 +7,7 @@ import resource
 import signal
 
 import attrs
+import numpy as np
 import psutil
 import time
 from typing import Any
@@ -19,6 +20,7 @@ from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
 from gamesolve.store import checkpoint as ckpt
+from gamesolve.store import metrics as M
 from gamesolve.store.policy_store import write_policy
 from gamesolve.store.strategy_store import write_strategy
 from gamesolve.errors import DiskFullError, StoreError
@@ -145,11 +147,14 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
 
     if out is not None:
         trainer.snapshot_sink = ckpt.SnapshotSink(out)
+    recorder, explicit = _metrics_recorder(request, tree, trainer, progress)  # training metrics (gamesolve/store/metrics.py)
+    table_sizes = _TableSizes(tree, trainer)
 
     def save() -> None:
         if out is not None:
             arrays, state = trainer.state()
             ckpt.write_checkpoint(out, arrays, state)
+        recorder.flush()  # metrics rows up to this checkpoint
 
     # The long description goes on a line of its own, so that the bar, its percentage and
     # the time left fit an 80-column terminal.
@@ -163,6 +168,8 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     process = psutil.Process()
 
     def on_batch(n: int, dt: float) -> None:
+        if recorder.due(trainer.counters.iteration, trainer.counters.elapsed):  # metrics row
+            recorder.record(trainer.counters.iteration, trainer.counters.elapsed, **table_sizes())
         rate = n / dt if dt > 0 else 0.0
         amount = dt if request.minutes is not None else n
         progress.advance(
@@ -187,6 +194,7 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     finally:
         signal.signal(signal.SIGTERM, previous)
     seconds = time.perf_counter() - started
+    recorder.record(trainer.counters.iteration, trainer.counters.elapsed, final=True, **table_sizes())
     save()
     done = trainer.counters.iteration - start_iteration
     result: dict[str, Any] = {
@@ -206,23 +214,18 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         **trainer.memory_report(),
         "config": config.as_dict(),
     }
-    if tree.locate is not None:
-        try:
-            explicit = compiled_tree(game, request.pm, progress)
-        except CompileError:
-            explicit = None
-        if explicit is not None and explicit.num_nodes <= EXPLICIT_LIMIT:
-            from gamesolve.solve.tabular import evaluation_fields
+    if explicit is not None:
+        from gamesolve.solve.tabular import evaluation_fields
 
-            policy = trainer.explicit_policy(explicit)
-            evaluation = TreeEvaluator(explicit).evaluate(policy)
-            result.update(evaluation_fields(evaluation))
-            if out is not None:
-                write_policy(
-                    out / "policy", explicit, policy, trainer.explicit_policy(explicit, "current"),
-                    algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
-                    seed=request.seed, nash_conv=evaluation.nash_conv,
-                )  # fmt: skip
+        policy = trainer.explicit_policy(explicit)
+        evaluation = TreeEvaluator(explicit).evaluate(policy)
+        result.update(evaluation_fields(evaluation))
+        if out is not None:
+            write_policy(
+                out / "policy", explicit, policy, trainer.explicit_policy(explicit, "current"),
+                algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
+                seed=request.seed, nash_conv=evaluation.nash_conv,
+            )  # fmt: skip
     rows = trainer.average_rows()
     summary = request.pm.hook.gamesolve_summarize_strategy(
         game=game, tree=tree, rows=rows, node_offset=trainer.node_offset,
@@ -238,6 +241,45 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         result["store"] = str(out)
     result["peak_memory_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return result
+
+
+def _metrics_recorder(request: SolveRequest, tree, trainer: MCCFRTrainer, progress: Progress):
+    """Rows in the checkpoint store (``--out``), with exact exploitability when the game
+    compiles to an explicit tree small enough to evaluate; and that tree (or None)."""
+    exact = None
+    explicit = None
+    if tree.locate is not None:
+        try:
+            explicit = compiled_tree(request.game, request.pm, progress)
+        except CompileError:
+            explicit = None
+        if explicit is not None and explicit.num_nodes > EXPLICIT_LIMIT:
+            explicit = None
+        if explicit is not None:
+            evaluator = TreeEvaluator(explicit)
+
+            def evaluate_exactly() -> tuple[float, float]:
+                evaluation = evaluator.evaluate(trainer.explicit_policy(explicit))
+                return evaluation.nash_conv, evaluation.exploitability
+
+            exact = evaluate_exactly
+
+    resumed = trainer.counters.iteration if request.resume else None
+    attrs = {"game": request.game.name, "algo": request.algo, "params": dict(tree.params)}
+    return M.MetricsRecorder(request.out, attrs=attrs, resume_iteration=resumed, exact=exact), explicit
+
+
+class _TableSizes:
+    """Information sets and table entries allocated so far (metrics columns)."""
+
+    def __init__(self, tree, trainer: MCCFRTrainer):
+        self.trainer = trainer
+        self.sizes = tree.row_sizes()
+        self.buckets = np.where(self.sizes > 0, tree.num_private[tree.node_round], 0).astype(np.int64)
+
+    def __call__(self) -> dict[str, int]:
+        allocated = self.trainer.node_offset >= 0
+        return {"infosets": int(self.buckets[allocated].sum()), "infoset_actions": int(self.sizes[allocated].sum())}
 
 
 def _raise_interrupt(signum, frame):

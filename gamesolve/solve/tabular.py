@@ -9,6 +9,7 @@ from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.compile import compiled_tree
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
+from gamesolve.store import metrics as M
 from gamesolve.store.policy_store import FORMAT as POLICY_FORMAT, write_policy
 
 
@@ -38,12 +39,31 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     game = request.game
     tree = compiled_tree(game, request.pm, progress)
     solver = TabularCFR(tree, config)
+    evaluator = TreeEvaluator(tree)
     progress.start(request.iterations, "it", f"{config.name} on {game.describe()}")
-    started = time.perf_counter()
-    solver.run(request.iterations, batch=_batch_size(tree), on_batch=progress.advance)
-    seconds = time.perf_counter() - started
+    # Training metrics (gamesolve/store/metrics.py): rows with exact exploitability at
+    # log-spaced iterations, kept beside --out until the policy is written.
+    if request.out is not None:
+        M.clear_partial(request.out)
+    recorder = M.MetricsRecorder(
+        M.partial_path(request.out) if request.out is not None else None,
+        attrs={"game": game.name, "algo": config.name, "params": dict(game.params)}, exact=lambda: _exact(evaluator, solver),
+    )
+    solver.warm_up()
+    seconds = 0.0
+    batch = _batch_size(tree)
+    while solver.iterations < request.iterations:
+        step = min(batch, request.iterations - solver.iterations, recorder.next_iteration(solver.iterations) - solver.iterations)
+        started = time.perf_counter()
+        solver.run(step, batch=step)
+        seconds += time.perf_counter() - started
+        progress.advance(step)
+        last = solver.iterations >= request.iterations
+        if last or recorder.due(solver.iterations, seconds):
+            recorder.record(solver.iterations, seconds, final=last, infosets=tree.num_infosets, infoset_actions=tree.num_slots)
+    recorder.flush()
     policy = solver.average_policy()
-    evaluation = TreeEvaluator(tree).evaluate(policy)
+    evaluation = evaluator.evaluate(policy)
     result: dict[str, Any] = {
         "game": game.name,
         "params": dict(game.params),
@@ -61,6 +81,7 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
             algo=config.name, iterations=solver.iterations, seconds=seconds, seed=request.seed,
             nash_conv=evaluation.nash_conv,
         )  # fmt: skip
+        M.move_partial_into(request.out)
         result["store"] = str(request.out)
     return result
 
@@ -71,6 +92,11 @@ def _no_options(name: str):
             raise ValueError(f"{name} takes no solver options (got {', '.join(sorted(options))})")
 
     return check
+
+
+def _exact(evaluator: TreeEvaluator, solver: TabularCFR) -> tuple[float, float]:
+    evaluation = evaluator.evaluate(solver.average_policy())
+    return evaluation.nash_conv, evaluation.exploitability
 
 
 def _batch_size(tree) -> int:

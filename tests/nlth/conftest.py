@@ -48,3 +48,18 @@ def trained(tmp_path_factory):
                            "--out", str(out), "--json"], capture_output=True, text=True, timeout=600)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     return out, json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def hu_blueprint(tmp_path_factory):
+    """A heads-up blueprint of the tiny preset, briefly trained (the card abstraction is built
+    or loaded from the cache first)."""
+    out = tmp_path_factory.mktemp("hu-blueprint") / "bp"
+    proc = subprocess.run(
+        [sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", "--players", "2", "--iterations", "300000",
+         "--out", str(out), "--json"],
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1])["players"] == 2
+    return out

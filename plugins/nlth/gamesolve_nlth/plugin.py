@@ -60,6 +60,7 @@ def gamesolve_register_agents(register):
 
     register(AgentSpec("random", _agent_factory("random"), "uniformly random legal action kind; raise sizes min / 1/2, 1, 2 pots / all-in (option sizes=uniform)", ("nlth",)))
     register(AgentSpec("call", _agent_factory("call"), "always checks or calls", ("nlth",)))
+    register(AgentSpec("fold", _agent_factory("fold"), "folds to any bet, checks when free (always-fold)", ("nlth",)))
     register(
         AgentSpec(
             "blueprint",
@@ -154,6 +155,10 @@ def gamesolve_register_commands(cli):
     group = abstraction_group()
     if "info" not in group.commands:
         group.add_command(info_command)
+    if "equity" not in group.commands:
+        from gamesolve_nlth.evaluate.cli import equity_command
+
+        group.add_command(equity_command)
     if "abstraction" not in cli.commands:
         cli.add_command(group)
 
@@ -168,3 +173,36 @@ def gamesolve_play_view(game):
     from gamesolve_nlth.play_view import NLTHView
 
     return NLTHView(game)
+
+
+@hookimpl
+def gamesolve_strategy_chart(path):
+    """The preflop chart of an nlth blueprint store (13x13 grid per position)."""
+    from gamesolve_nlth.evaluate.chart import preflop_chart
+
+    return preflop_chart(path)
+
+
+@hookimpl
+def gamesolve_aivat_estimator(game, agent):
+    """AIVAT over the 1,326 hole-card pairs for agents that expose their range (blueprint,
+    random, call, fold)."""
+    from gamesolve_nlth.state import NLTHGame
+
+    if not isinstance(game, NLTHGame):
+        return None
+    from gamesolve_nlth.evaluate.aivat import make_estimator
+
+    return make_estimator(game, agent)
+
+
+@hookimpl
+def gamesolve_lbr_agent(game, opponents, options, seed):
+    """Local best response for hold'em (gamesolve_nlth.evaluate.lbr)."""
+    from gamesolve_nlth.state import NLTHGame
+
+    if not isinstance(game, NLTHGame):
+        return None
+    from gamesolve_nlth.evaluate.lbr import make_lbr_agent
+
+    return make_lbr_agent(game, opponents, options, seed)

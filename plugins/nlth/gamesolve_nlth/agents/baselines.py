@@ -1,4 +1,4 @@
-"""Baseline NLTH agents: ``random``, ``call`` and a rule-based tight-aggressive ``tag``.
+"""Baseline NLTH agents: ``random``, ``call``, ``fold`` and a rule-based tight-aggressive ``tag``.
 
 Every agent decides only from what its seat may know: its own hole cards, the board and the
 public betting (``state.log``, pot, bets, stacks). Every random choice comes from the agent's
@@ -13,6 +13,18 @@ own ``random.Random(seed)``.
 
 ``call``
     Always checks or calls.
+
+``fold``
+    Folds whenever it faces a bet and checks otherwise (the rules offer no fold when checking
+    is free): the "always fold" player local best response is checked against.
+
+``random``, ``call`` and ``fold`` expose their strategy exactly (``action_probabilities``,
+``range_probabilities``: the same for every hand), so AIVAT can evaluate them and local best
+response can track their ranges. ``tag`` exposes a *model* of its strategy for local best
+response: the rules above with the Monte Carlo equity of each hand drawn from a seed of the
+public state, not from the agent's own stream (which nobody else may read); its real play
+differs by that Monte Carlo noise, so it sets ``strategy_is_exact = False`` and AIVAT does
+not evaluate it.
 
 ``tag``
     Tight-aggressive rules.
@@ -40,6 +52,7 @@ from __future__ import annotations
 
 import math
 import random
+import zlib
 
 import numpy as np
 
@@ -68,7 +81,19 @@ def pot_raise_to(state: NLTHState, seat: int, fraction: float) -> float:
     return top + fraction * (state.pot + call)
 
 
-class RandomAgent(Agent):
+class _HandBlind:
+    """The strategy exposure of agents that ignore their cards: one distribution for all."""
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        raise NotImplementedError
+
+    def range_probabilities(self, state: NLTHState, seat: int, holes: np.ndarray) -> tuple[list[int], np.ndarray]:
+        dist = self.action_probabilities(state, seat)
+        actions = sorted(dist)
+        return actions, np.tile(np.array([dist[a] for a in actions]), (len(holes), 1))
+
+
+class RandomAgent(_HandBlind, Agent):
     """Uniformly random legal action kind; raise sizes as in the module doc."""
 
     name = "random"
@@ -94,14 +119,33 @@ class RandomAgent(Agent):
         if self.sizes == "uniform":
             return raise_action(self.rng.randint(lo, hi))
         k = self.rng.randrange(len(_RANDOM_POT_FRACTIONS) + 2)
-        if k == 0:
-            return raise_action(lo)
-        if k == 1:
-            return raise_action(hi)
-        return _clip_raise(state, pot_raise_to(state, seat, _RANDOM_POT_FRACTIONS[k - 2]))
+        return self._raise_sizes(state, seat)[k]
+
+    @staticmethod
+    def _raise_sizes(state: NLTHState, seat: int) -> list[int]:
+        lo, hi = state.min_raise_to, state.max_raise_to
+        return [raise_action(lo), raise_action(hi)] + [_clip_raise(state, pot_raise_to(state, seat, f)) for f in _RANDOM_POT_FRACTIONS]
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        kinds = state.legal_action_kinds()
+        dist: dict[int, float] = {}
+        for kind in kinds:
+            if kind == "f":
+                dist[FOLD] = dist.get(FOLD, 0.0) + 1.0 / len(kinds)
+            elif kind == "cc":
+                dist[CHECK_CALL] = dist.get(CHECK_CALL, 0.0) + 1.0 / len(kinds)
+            elif self.sizes == "uniform":
+                lo, hi = state.min_raise_to, state.max_raise_to
+                for amount in range(lo, hi + 1):
+                    dist[raise_action(amount)] = 1.0 / len(kinds) / (hi - lo + 1)
+            else:
+                sizes = self._raise_sizes(state, seat)
+                for a in sizes:
+                    dist[a] = dist.get(a, 0.0) + 1.0 / len(kinds) / len(sizes)
+        return dist
 
 
-class CallAgent(Agent):
+class CallAgent(_HandBlind, Agent):
     """Always checks or calls (a "calling station")."""
 
     name = "call"
@@ -111,6 +155,24 @@ class CallAgent(Agent):
 
     def act(self, state: NLTHState, seat: int) -> int:
         return CHECK_CALL
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        return {CHECK_CALL: 1.0}
+
+
+class FoldAgent(_HandBlind, Agent):
+    """Folds to any bet, checks when checking is free."""
+
+    name = "fold"
+
+    def __init__(self, game, seed: int = 0):
+        _check_game(game)
+
+    def act(self, state: NLTHState, seat: int) -> int:
+        return FOLD if state.call_amount > 0 else CHECK_CALL
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        return {self.act(state, seat): 1.0}
 
 
 def chen_score(c0: int, c1: int) -> int:
@@ -187,7 +249,9 @@ class TagAgent(Agent):
 
     def _preflop(self, state: NLTHState, seat: int) -> int:
         hole = state.hole_cards(seat)
-        score = chen_score(hole[0], hole[1])
+        return self._preflop_action(state, seat, chen_score(hole[0], hole[1]))
+
+    def _preflop_action(self, state: NLTHState, seat: int, score: int) -> int:
         bb = self.game.big_blind
         call = state.call_amount
         stack = state.stacks[seat]
@@ -216,21 +280,58 @@ class TagAgent(Agent):
         hole = state.hole_cards(seat)
         opponents = sum(1 for s, alive in enumerate(state.in_hand) if alive and s != seat)
         equity = mc_equity(hole, state.board, max(1, opponents), self.samples, self.rng.getrandbits(62))
+        action, cbet = self._postflop_choice(state, seat, equity, opponents)
+        if cbet is not None and self.rng.random() < self.cbet:
+            return cbet
+        return action
+
+    def _postflop_choice(self, state: NLTHState, seat: int, equity: float, opponents: int) -> tuple[int, int | None]:
+        """The action for ``equity``, and the continuation bet taken with probability ``cbet``
+        instead of it (None when there is no such choice)."""
         strength = equity ** (1.0 / max(1, opponents))
         call = state.call_amount
         pot = state.pot
         if call > 0:
             if strength >= 0.88 and "cbr" in state.legal_action_kinds():
-                return self._raise(state, seat, pot_raise_to(state, seat, 1.0))
+                return self._raise(state, seat, pot_raise_to(state, seat, 1.0)), None
             if equity >= call / (pot + call) + 0.05:
-                return CHECK_CALL
-            return FOLD
+                return CHECK_CALL, None
+            return FOLD, None
         if strength >= 0.75:
-            return self._raise(state, seat, pot_raise_to(state, seat, 0.75))
+            return self._raise(state, seat, pot_raise_to(state, seat, 0.75)), None
         if state.street == 1 and self._was_preflop_aggressor(state, seat) and self._no_bet_yet(state):
-            if self.rng.random() < self.cbet:
-                return self._raise(state, seat, pot_raise_to(state, seat, 0.5))
-        return CHECK_CALL
+            return CHECK_CALL, self._raise(state, seat, pot_raise_to(state, seat, 0.5))
+        return CHECK_CALL, None
+
+    # -- a model of the strategy, for local best response (see the module doc) -------------------
+    strategy_is_exact = False
+
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        actions, probs = self.range_probabilities(state, seat, np.asarray([state.hole_cards(seat)], dtype=np.int64))
+        return {a: float(p) for a, p in zip(actions, probs[0]) if p > 0}
+
+    def range_probabilities(self, state: NLTHState, seat: int, holes: np.ndarray) -> tuple[list[int], np.ndarray]:
+        rows: list[dict[int, float]] = []
+        if state.street == 0:
+            by_score: dict[int, int] = {}
+            for a, b in holes:
+                score = chen_score(int(a), int(b))
+                if score not in by_score:
+                    by_score[score] = self._preflop_action(state, seat, score)
+                rows.append({by_score[score]: 1.0})
+        else:
+            opponents = sum(1 for s, alive in enumerate(state.in_hand) if alive and s != seat)
+            seed = zlib.crc32(state.public_state_key().encode())
+            for a, b in holes:
+                equity = mc_equity([int(a), int(b)], state.board, max(1, opponents), self.samples, seed)
+                action, cbet = self._postflop_choice(state, seat, equity, opponents)
+                if cbet is None:
+                    rows.append({action: 1.0})
+                else:
+                    rows.append({cbet: self.cbet, action: 1.0 - self.cbet})
+        actions = sorted({x for row in rows for x in row})
+        probs = np.array([[row.get(x, 0.0) for x in actions] for row in rows]).reshape(len(rows), len(actions))
+        return actions, probs
 
     @staticmethod
     def _was_preflop_aggressor(state: NLTHState, seat: int) -> bool:
@@ -252,6 +353,10 @@ def make_random_agent(game, seed, **options):
 
 def make_call_agent(game, seed, **options):
     return CallAgent(game, seed, **options)
+
+
+def make_fold_agent(game, seed, **options):
+    return FoldAgent(game, seed, **options)
 
 
 def make_tag_agent(game, seed, **options):

@@ -50,6 +50,25 @@ class CardBuckets:
         index = self.indexers[street].index(cards, round=0 if street == 0 else 1)
         return int(self.tables[street][index])
 
+    def buckets(self, street: int, holes: np.ndarray, board: list[int]) -> np.ndarray:
+        """Buckets of many hole-card pairs (int64[n, 2], none sharing a card with the board)."""
+        cards = np.concatenate([holes, np.tile(np.asarray(board[: (0, 3, 4, 5)[street]], dtype=np.int64), (len(holes), 1))], axis=1)
+        indices = np.asarray(self.indexers[street].index_batch(cards, 0 if street == 0 else 1), dtype=np.int64)
+        return _lookup(self.tables[street], indices)
+
+
+def _lookup(reader: ChunkedReader, indices: np.ndarray) -> np.ndarray:
+    """``reader[i]`` for many ``i``: one cached chunk read per chunk touched."""
+    read = getattr(reader, "_read", None)
+    if read is None:  # pragma: no cover - another reader implementation
+        return np.fromiter((reader[int(i)] for i in indices), dtype=np.int64, count=len(indices))
+    out = np.empty(len(indices), dtype=np.int64)
+    chunks = indices // reader.chunk
+    for c in np.unique(chunks):
+        sel = chunks == c
+        out[sel] = read(int(c))[indices[sel] - int(c) * reader.chunk]
+    return out
+
 
 def open_blueprint(path: str | Path) -> StrategyStore:
     path = Path(path)
@@ -132,9 +151,12 @@ class BlueprintAgent(Agent):
         base = line.pot + (call_to - line.bets[tree_seat])
         return edges, [(action_raise_to(s.edge_label[k]) - call_to) / base for k in edges]
 
-    def _locate(self, state: NLTHState) -> tuple[int, _Line] | None:
+    def _locate(self, state: NLTHState, draw: bool = True) -> tuple[int, _Line] | None:
         """The tree node matching the real hand so far (and the tree's own bets on that
-        line), or None if the hand left the tree."""
+        line), or None if the hand left the tree. An off-tree bet met for the first time in
+        this hand is translated at random (and kept); with ``draw=False`` (a question about
+        the strategy, which must not touch the agent's random stream) it gets the
+        deterministic translation instead, and is not kept."""
         s = self.store
         n = self.game.num_players
         real = self.game.new_initial_state(cards=self.dummy, button=state.button)
@@ -159,7 +181,10 @@ class BlueprintAgent(Agent):
                 else:
                     call_to = max(real.bets)
                     x = (action - 2 - call_to) / (real.pot + (call_to - real.bets[seat]))
-                    k = self.translated[position] = edges[translate(x, sizes, self.rng)]
+                    if draw:
+                        k = self.translated[position] = edges[translate(x, sizes, self.rng)]
+                    else:
+                        k = edges[translate(x, sizes, None)]
             if k is None:
                 return None
             child = int(s.child_list[k])
@@ -178,7 +203,7 @@ class BlueprintAgent(Agent):
         bucket = self.cards.bucket(state.street, state.hole_cards(seat), state.board)
         probs = self.store.probabilities(node, bucket)
         k = int(self.store.child_start[node]) + int(self.rng.choice(len(probs), p=probs))
-        return self._real_action(state, seat, node, line, t, k)
+        return self._real_action(state, seat, node, line, k)
 
     def strategy(self, state: NLTHState, seat: int) -> list[tuple[int, float]]:
         """The blueprint's probabilities at ``state`` for ``seat`` (the play coach): each tree
@@ -191,10 +216,43 @@ class BlueprintAgent(Agent):
         bucket = self.cards.bucket(state.street, state.hole_cards(seat), state.board)
         probs = self.store.probabilities(node, bucket)
         first = int(self.store.child_start[node])
-        return [(self._real_action(state, seat, node, line, t, first + i), float(p)) for i, p in enumerate(probs)]
+        return [(self._real_action(state, seat, node, line, first + i), float(p)) for i, p in enumerate(probs)]
 
-    def _real_action(self, state: NLTHState, seat: int, node: int, line: _Line, t: int, k: int) -> int:
-        """The real action for tree edge ``k``: the same pot fraction, clipped to the legal range."""
+    # -- the strategy, exposed (AIVAT and local best response) ------------------------------
+    def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
+        """``{real action: probability}`` at ``state`` for the hole cards it gives ``seat``
+        (:class:`gamesolve.evaluate.aivat.ExposesStrategy`)."""
+        actions, probs = self._range(state, seat, np.asarray([state.hole_cards(seat)], dtype=np.int64))
+        return {a: float(p) for a, p in zip(actions, probs[0]) if p > 0}
+
+    def range_probabilities(self, state: NLTHState, seat: int, holes: np.ndarray) -> tuple[list[int], np.ndarray]:
+        """The strategy at ``state`` for each of ``holes`` (int64[n, 2], none touching the
+        board): the real actions it may take and ``probs[n, actions]``. Uses this hand's
+        translations of off-tree bets; one not met yet gets the deterministic translation."""
+        return self._range(state, seat, holes)
+
+    def _range(self, state: NLTHState, seat: int, holes: np.ndarray) -> tuple[list[int], np.ndarray]:
+        located = self._locate(state, draw=False)
+        t = self._tree_seat(seat, state.button)
+        if located is None or self.store.node_player[located[0]] != t:
+            return [CHECK_CALL], np.ones((len(holes), 1))
+        node, line = located
+        first = int(self.store.child_start[node])
+        edges = range(first, int(self.store.child_start[node + 1]))
+        real = [self._real_action(state, seat, node, line, k) for k in edges]
+        actions = sorted(set(real))
+        column = np.array([actions.index(a) for a in real])
+        buckets = self.cards.buckets(state.street, holes, state.board)
+        unique, inverse = np.unique(buckets, return_inverse=True)
+        per_bucket = np.array([self.store.probabilities(node, int(b)) for b in unique]).reshape(len(unique), len(real))
+        merged = np.zeros((len(unique), len(actions)))
+        for e, col in enumerate(column):
+            merged[:, col] += per_bucket[:, e]
+        return actions, merged[inverse.reshape(-1)]
+
+    def _real_action(self, state: NLTHState, seat: int, node: int, line: _Line, k: int) -> int:
+        """The real action for tree edge ``k`` at ``node``."""
+        t = self._tree_seat(seat, state.button)
         kind = self.store.edge_class[k]
         if kind == FOLD:
             return REAL_FOLD if state.call_amount > 0 else CHECK_CALL
@@ -218,7 +276,10 @@ class _Line:
     @classmethod
     def start(cls, n: int, small_blind: int, big_blind: int) -> _Line:
         bets = [0] * n
-        bets[0], bets[1] = small_blind, big_blind  # tree seat 0 is the small blind
+        # Tree seats are positions left of the button: seat 0 posts the small blind, seat 1
+        # the big blind; heads-up the button (tree seat 1) posts the small blind.
+        sb, bb = (1, 0) if n == 2 else (0, 1)
+        bets[sb], bets[bb] = small_blind, big_blind
         return cls(list(bets), bets)
 
     @property

@@ -36,9 +36,13 @@ def preflop_classes() -> tuple[list[str], np.ndarray]:
 
 
 def position_name(seat: int, players: int) -> str:
+    """Name of tree seat ``seat`` (seats are positions left of the button; heads-up the
+    button, tree seat 1, is the small blind)."""
     if players == 6:
         return POSITIONS_6[seat]
-    return {0: "SB", 1: "BB"}.get(seat, f"seat {seat}")
+    if players == 2:
+        return ("BB", "SB")[seat]
+    return {0: "SB", 1: "BB", players - 1: "BTN"}.get(seat, f"seat {seat}")
 
 
 def unopened_nodes(tree) -> dict[int, int]:

@@ -1,0 +1,66 @@
+"""Strategy exposure (:class:`gamesolve.evaluate.aivat.ExposesStrategy`) for the core's agents.
+
+The policy and search agents live in :mod:`gamesolve.search.player`; their exposure is read
+from outside, through their public attributes, so the search package stays unaware of AIVAT:
+
+* ``policy``: the probabilities of its :class:`~gamesolve.search.policy.Policy`; its reference
+  policy (whose self-play values AIVAT uses) is that policy.
+* ``search``: a fresh :class:`~gamesolve.search.nested.SearchAgent` for the seat replays the
+  hypothetical hand (its searches depend on the hand so far, through the probabilities it
+  froze at its own earlier turns) and answers with its policy at the state; searches are
+  memoised in the agent's shared cache. Its reference policy is its blueprint.
+
+Agents of plugins expose themselves by implementing the protocol directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from gamesolve.game.state import State
+
+
+class PolicyExposure:
+    def __init__(self, player):
+        self.player = player
+        self.reference_policy = player.policy
+
+    def action_probabilities(self, state: State, seat: int, path: Sequence[tuple[State, int]]) -> dict[int, float]:
+        p = np.asarray(self.player.policy.probs(state, seat), dtype=np.float64)
+        return {int(a): float(x) for a, x in zip(state.legal_actions(), p / p.sum())}
+
+
+class SearchExposure:
+    def __init__(self, player):
+        self.player = player
+        self.reference_policy = player.blueprint
+        self._templates: dict = {}
+
+    def action_probabilities(self, state: State, seat: int, path: Sequence[tuple[State, int]]) -> dict[int, float]:
+        from gamesolve.search.nested import SearchAgent
+
+        p = self.player
+        if seat not in self._templates:
+            self._templates[seat] = SearchAgent(p.game, p.blueprint, p.adapter, seat, p.config, cache=p.cache)
+        agent = self._templates[seat].fork()
+        agent.new_hand()
+        for before, action in path:
+            agent.observe(before, action)
+        return agent.policy(state)
+
+
+def exposure_of(agent):
+    """The agent's strategy exposure: itself if it implements the protocol, an adapter for
+    the core's policy and search agents, else None."""
+    from gamesolve.evaluate.aivat import ExposesStrategy
+    from gamesolve.search.player import PolicyPlayer, SearchPlayer
+
+    if isinstance(agent, SearchPlayer):
+        return SearchExposure(agent)
+    if isinstance(agent, PolicyPlayer):
+        return PolicyExposure(agent)
+    if isinstance(agent, ExposesStrategy):
+        return agent
+    return None

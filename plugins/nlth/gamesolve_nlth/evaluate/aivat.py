@@ -1,0 +1,222 @@
+"""AIVAT for hold'em over the 1,326 hole-card pairs (the core's estimator, as arrays).
+
+The mathematics is :mod:`gamesolve.evaluate.aivat`'s: the agent's *worlds* are the hole-card
+pairs it could hold; their weights are chance's (uniform over the pairs that share no card
+with the other players' hole cards and the board dealt so far: card removal) times the
+agent's probability of each action it took (its strategy over its whole range, read with
+``range_probabilities``). The estimate of a hand is the agent's payoff averaged over its
+worlds at the end, minus a correction at every chance event and every decision of the
+agent, ``V(after) - E[V(after) | before]``; none at the other players' decisions.
+
+The value function ``v`` (fixed before the match, never fitted on its hands) is the
+*check-down value*: what the agent would win if nobody bet again, with the chips matched so
+far (an unmatched excess goes back to its owner, folded players' chips stay in the pot):
+``v = alpha[street] * ((2 m + dead) * equity - m)``, ``m`` the matched amount, the equity
+the agent's exact pot share against the opponent's hand over every completion of the board
+(enumerated on the flop, turn and river; the cached table of
+:mod:`gamesolve_nlth.evaluate.preflop` before the flop), and ``v`` = the payoff itself at
+the end of the hand. Check-down equity is a martingale under chance, so the expected value
+after a street's cards is the value before them and a chance correction needs only the
+values before and after the street's cards.
+
+Corrections are computed where the pot is heads-up (the agent and one opponent still in the
+hand): the opponent's hand then decides the showdown alone. Where three or more players
+are in the hand (six-player pots before the flop), events go uncorrected; so do events
+before the flop when the preflop table has not been built (``gamesolve abstraction
+equity``). Leaving an event uncorrected keeps the estimate unbiased; it only reduces less
+variance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gamesolve.game.state import CHANCE
+from gamesolve_nlth import engine as E
+from gamesolve_nlth.evaluate.equity import cached_equity_vector
+from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible
+from gamesolve_nlth.evaluate.preflop import preflop_table
+from gamesolve_nlth.state import NLTHGame, NLTHState
+
+STREET_OF_BOARD = {0: 0, 3: 1, 4: 2, 5: 3}
+
+
+@njit(cache=True)
+def showdown_payoffs(s, seat, holes, out):
+    """The payoff of ``seat`` at the showdown of terminal state ``s`` with each of ``holes``
+    as its hole cards (the engine's own pot and odd-chip rules)."""
+    t = s.copy()
+    base = E.CARDS + 2 * seat
+    for k in range(holes.shape[0]):
+        t[:] = s
+        t[base] = holes[k, 0]
+        t[base + 1] = holes[k, 1]
+        E._showdown(t)
+        out[k] = t[E.PAYOFF + seat]
+
+
+class HoleCardAIVAT:
+    """AIVAT estimates for an agent with ``range_probabilities`` in hold'em.
+
+    :param alphas: ``alpha[street]`` of the check-down value (1: the check-down value
+        itself); fixed before the match.
+    :param preflop: the preflop equity table (default: the cached one, if built).
+    """
+
+    def __init__(self, game: NLTHGame, agent, alphas=(1.0, 1.0, 1.0, 1.0), preflop="cached"):
+        self.game = game
+        self.agent = agent
+        self.alphas = tuple(float(a) for a in alphas)
+        self.preflop = preflop_table() if isinstance(preflop, str) else preflop
+        self.description = (f"check-down equity x alpha {list(self.alphas)}; corrections in heads-up pots"
+                            + ("" if self.preflop is not None else ", after the flop only (no preflop equity table)"))
+
+    def estimate(self, log, seat: int) -> float:
+        return self.terms(log, seat)["estimate"]
+
+    # -- the estimate ------------------------------------------------------------------------
+    def terms(self, log, seat: int) -> dict:
+        """``estimate``, ``final`` (the payoff averaged over the worlds) and ``corrections``
+        (``(label, value)`` per corrected event) of one hand."""
+        final = log.final
+        others = [p for p in range(self.game.num_players) if p != seat]
+        seen = [c for p in others for c in final.hole_cards(p)]
+        w = possible(seen).astype(np.float64)  # chance: uniform over pairs that avoid the others' cards
+        corrections: list[tuple[str, float]] = []
+        steps = list(log.steps)
+        i = 0
+        while i < len(steps):
+            state, action = steps[i]
+            player = state.current_player()
+            if player == CHANCE:
+                j = i
+                while j < len(steps) and steps[j][0].current_player() == CHANCE:
+                    j += 1
+                after = steps[j][0] if j < len(steps) else final
+                w = self._chance_block(state, after, seat, w, corrections)
+                i = j
+                continue
+            if player == seat:
+                w = self._decision(state, action, seat, w, corrections)
+            i += 1
+        value = self._final_value(final, seat, w)
+        return {"estimate": value - sum(v for _, v in corrections), "final": value, "corrections": corrections}
+
+    def _chance_block(self, before: NLTHState, after: NLTHState, seat: int, w: np.ndarray, corrections) -> np.ndarray:
+        """Cards dealt between two decisions: the hole cards, or one or more streets of board."""
+        board0, board1 = before.board, after.board
+        if len(board1) == len(board0):  # hole cards
+            if not board0 and self.game.num_players == 2 and self.preflop is not None:
+                # From the root, where v = 0 (all deals equally likely: mean equity 1/2).
+                corrections.append(("hole cards", self._value(after, seat, w)))
+            return w
+        prev = list(board0)
+        for size in (3, 4, 5):  # a street at a time: alpha may differ by street
+            if len(prev) < size <= len(board1):
+                cut = board1[:size]
+                w_next = w * possible(cut[len(prev):])
+                if seat_in_heads_up_pot(before, seat) and (prev or self.preflop is not None):
+                    corrections.append((f"board {size}", self._street_term(before, seat, w, w_next, prev, cut)))
+                w, prev = w_next, cut
+        return w
+
+    def _street_term(self, before, seat, w, w_next, prev, cut) -> float:
+        """V(after the street's cards) - E[V(after) | before]: check-down values are a
+        martingale under chance, so the expectation is the value before them (the state
+        between two streets has the same commitments, so ``before`` serves for both boards)."""
+        street = STREET_OF_BOARD[len(cut)]
+        v_before = self._value(before, seat, w, board=prev, street=street)
+        v_after = self._value(before, seat, w_next, board=cut, street=street)
+        return v_after - v_before
+
+    def _decision_values(self, state: NLTHState, seat: int, actions: list[int]) -> list[np.ndarray]:
+        """v of every world after each action of the agent."""
+        return [self._value_vector(state.child(a), seat) for a in actions]
+
+    def _decision(self, state: NLTHState, action: int, seat: int, w: np.ndarray, corrections) -> np.ndarray:
+        w = w * possible(state.board)  # no-op after dealt cards; needed for hands dealt up front
+        valid = np.flatnonzero(w > 0)
+        actions, probs = self.agent.range_probabilities(state, seat, HOLES[valid])
+        try:
+            col = actions.index(int(action))
+        except ValueError:
+            raise ValueError(f"the agent in seat {seat} played {action}, which its exposed strategy does not offer ({actions})") from None
+        sigma = np.zeros((len(w), len(actions)))
+        sigma[valid] = probs
+        w_next = w * sigma[:, col]
+        if not w_next.sum() > 0:
+            raise ValueError(f"the agent in seat {seat} played {action}, which its exposed strategy gives probability 0 with its whole range")
+        if seat_in_heads_up_pot(state, seat) and (state.board or self.preflop is not None):
+            expected = 0.0
+            realized = 0.0
+            children = self._decision_values(state, seat, actions)
+            for b, v in enumerate(children):
+                wb = w * sigma[:, b]
+                if not wb.sum() > 0:
+                    continue
+                expected += float(np.dot(wb, np.nan_to_num(v)))
+                if b == col:
+                    realized = float(np.dot(wb, np.nan_to_num(v)) / wb.sum())
+            corrections.append((f"decision {state.street}", realized - expected / w.sum()))
+        return w_next
+
+    def _final_value(self, final: NLTHState, seat: int, w: np.ndarray) -> float:
+        if not final.in_hand[seat] or sum(final.in_hand) == 1 or not int(final.s[E.H_SHOWDOWN]):
+            return float(final.returns()[seat])
+        w = w * possible(final.board)
+        valid = np.flatnonzero(w > 0)
+        out = np.empty(len(valid))
+        showdown_payoffs(final.s, seat, HOLES[valid], out)
+        return float(np.dot(w[valid], out) / w[valid].sum())
+
+    # -- the value function -------------------------------------------------------------------
+    def _value(self, state: NLTHState, seat: int, w: np.ndarray, board=None, street=None) -> float:
+        """V: the weighted mean of v over the worlds at ``state`` (optionally with another
+        board of the same street sequence, and the alpha of ``street``)."""
+        v = self._value_vector(state, seat, board, street)
+        keep = w > 0
+        return float(np.dot(w[keep], v[keep]) / w[keep].sum())
+
+    def _value_vector(self, state: NLTHState, seat: int, board=None, street=None) -> np.ndarray:
+        """v of every world at ``state`` (float64[1326]; NaN where a world is impossible)."""
+        if not state.in_hand[seat]:
+            return np.full(len(HOLES), float(state.returns()[seat]) if state.is_terminal() else -state.committed[seat], dtype=np.float64)
+        if state.is_terminal():
+            if sum(state.in_hand) == 1:
+                return np.full(len(HOLES), float(state.returns()[seat]))
+            out = np.full(len(HOLES), np.nan)
+            ok = possible(state.board + [c for p in range(state.num_players) if p != seat for c in state.hole_cards(p)])
+            part = np.empty(int(ok.sum()))
+            showdown_payoffs(state.s, seat, HOLES[ok], part)
+            out[ok] = part
+            return out
+        board = state.board if board is None else list(board)
+        street = STREET_OF_BOARD.get(len(board), 1) if street is None else street
+        opponent = next(p for p in range(state.num_players) if p != seat and state.in_hand[p])
+        hole = state.hole_cards(opponent)
+        if len(board) == 0:
+            eq_opponent = self.preflop[hole_index(*hole)].astype(np.float64)
+            equity = 1.0 - eq_opponent  # the world's share against the opponent's hand
+        else:
+            equity = 1.0 - cached_equity_vector(tuple(hole), tuple(board))
+        committed = state.committed
+        m = min(committed[seat], committed[opponent])
+        dead = sum(c for p, c in enumerate(committed) if not state.in_hand[p])
+        return self.alphas[street] * ((2 * m + dead) * equity - m)
+
+
+def seat_in_heads_up_pot(state: NLTHState, seat: int) -> bool:
+    alive = state.in_hand
+    return alive[seat] and sum(alive) == 2
+
+
+def make_estimator(game, agent):
+    """The hook's answer: a :class:`HoleCardAIVAT` for agents that expose their range."""
+    if not isinstance(game, NLTHGame) or not hasattr(agent, "range_probabilities"):
+        return None
+    if not getattr(agent, "strategy_is_exact", True):  # a model of the play (tag): AIVAT would be biased
+        return None
+    return HoleCardAIVAT(game, agent)
+
+

@@ -1,0 +1,98 @@
+"""Exact heads-up equities of one hand against every hole-card pair (numba).
+
+``showdown_scores(h0, h1, board, holes)`` enumerates every completion of the board (0 to 2
+cards to come: river, turn or flop boards; a preflop board is 1.7 M completions, see
+:mod:`gamesolve_nlth.evaluate.preflop`) and scores the hero against each pair ``k`` that
+shares no card with it: 1 for a win, 1/2 for a tie, over the completions that avoid ``k``'s
+cards. :func:`equity_vector` turns that into ``eq[k]`` = the hero's pot share against ``k``
+(NaN where ``k`` is impossible). Used by AIVAT's check-down values and by local best
+response's win probability.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from numba import njit
+
+from gamesolve_nlth.evaluate.hands import HOLES, NUM_HOLES
+from gamesolve_nlth.evaluator import evaluate7
+
+
+@njit(cache=True)
+def showdown_scores(h0, h1, board, holes, score, count):
+    """Add, for every pair ``k`` disjoint from the hero and the board, the hero's score
+    (win 1, tie 0.5) summed over the board's completions avoiding ``k``, and their number."""
+    used = np.zeros(52, np.bool_)
+    used[h0] = True
+    used[h1] = True
+    nb = board.shape[0]
+    for i in range(nb):
+        used[board[i]] = True
+    deck = np.empty(52, np.int64)
+    m = 0
+    for c in range(52):
+        if not used[c]:
+            deck[m] = c
+            m += 1
+    need = 5 - nb
+    full = np.empty(5, np.int64)
+    for i in range(nb):
+        full[i] = board[i]
+    n_holes = holes.shape[0]
+    ok = np.empty(n_holes, np.bool_)
+    for k in range(n_holes):
+        ok[k] = not (used[holes[k, 0]] or used[holes[k, 1]])
+    idx = np.arange(need)
+    while True:
+        for j in range(need):
+            full[nb + j] = deck[idx[j]]
+        mine = evaluate7(h0, h1, full[0], full[1], full[2], full[3], full[4])
+        for k in range(n_holes):
+            if not ok[k]:
+                continue
+            a, b = holes[k, 0], holes[k, 1]
+            clash = False
+            for j in range(need):
+                if full[nb + j] == a or full[nb + j] == b:
+                    clash = True
+            if clash:
+                continue
+            v = evaluate7(a, b, full[0], full[1], full[2], full[3], full[4])
+            if mine > v:
+                score[k] += 1.0
+            elif mine == v:
+                score[k] += 0.5
+            count[k] += 1.0
+        # next combination of `need` deck positions
+        j = need - 1
+        while j >= 0 and idx[j] == m - need + j:
+            j -= 1
+        if j < 0:
+            break
+        idx[j] += 1
+        for t in range(j + 1, need):
+            idx[t] = idx[t - 1] + 1
+
+
+def equity_vector(hero, board) -> np.ndarray:
+    """float64[1326]: the hero's exact pot share against each pair (NaN where impossible);
+    the board has 3, 4 or 5 cards (0 via :func:`gamesolve_nlth.evaluate.preflop.preflop_equity`)."""
+    board = np.asarray(board, dtype=np.int64).reshape(-1)
+    if board.shape[0] not in (3, 4, 5):
+        raise ValueError(f"equity_vector enumerates flop, turn and river boards, not {board.shape[0]} cards")
+    score = np.zeros(NUM_HOLES)
+    count = np.zeros(NUM_HOLES)
+    showdown_scores(int(hero[0]), int(hero[1]), board, HOLES, score, count)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(count > 0, score / np.maximum(count, 1.0), np.nan)
+
+
+@functools.lru_cache(maxsize=64)
+def cached_equity_vector(hero: tuple[int, ...], board: tuple[int, ...]) -> np.ndarray:
+    """:func:`equity_vector`, memoised and read-only (a hand asks for the same board at
+    every decision of a street)."""
+    out = equity_vector(hero, board)
+    out.setflags(write=False)
+    return out

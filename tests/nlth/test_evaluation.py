@@ -1,0 +1,286 @@
+"""Hold'em evaluation: equities, exposed strategies, AIVAT over 1,326 pairs, local best response."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from gamesolve.cli import cli
+from gamesolve.evaluate.aivat import HandLog
+from gamesolve.evaluate.match import make_agents, play_match
+from gamesolve.plugins import make_plugin_manager
+from gamesolve_nlth import plugin as nlth_plugin
+from gamesolve_nlth.agents import CallAgent, FoldAgent, RandomAgent
+from gamesolve_nlth.agents.blueprint import _Line
+from gamesolve_nlth.cards import cards_str
+from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
+from gamesolve_nlth.evaluate.equity import equity_vector
+from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible, preflop_classes
+from gamesolve_nlth.evaluate.preflop import canonical_matchups, matchup_score
+from gamesolve_nlth.evaluator import equity_vs_hand
+from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame
+
+
+@pytest.fixture(scope="module")
+def nlth_host():
+    return make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def last_json(result):
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output.strip().splitlines()[-1])
+
+
+# ---- hole-card pairs and equities -------------------------------------------------------------
+def test_the_1326_pairs_are_indexed_both_ways():
+    assert len(HOLES) == 1326
+    assert all(hole_index(a, b) == k == hole_index(b, a) for k, (a, b) in enumerate(HOLES))
+    assert possible([0, 1]).sum() == 1326 - 2 * 51 + 1
+    assert sorted(set(preflop_classes())) == list(range(169))
+
+
+@pytest.mark.parametrize("board_size", [3, 4, 5])
+def test_equity_vectors_are_exact(board_size):
+    rng = random.Random(board_size)
+    for _ in range(3):
+        cards = rng.sample(range(52), 4 + board_size)
+        hero, other, board = cards[:2], cards[2:4], cards[4:]
+        eq = equity_vector(hero, board)
+        assert eq[hole_index(*other)] == pytest.approx(float(equity_vs_hand(cards_str(hero), cards_str(other), cards_str(board))), abs=1e-12)
+        assert np.isnan(eq[hole_index(hero[0], board[0])])  # impossible pairs
+
+
+def test_preflop_matchups_reduce_to_47008_classes_that_share_their_equity():
+    pairs, cls, swapped, reps = canonical_matchups()
+    assert len(pairs) == 1326 * 1225 // 2 and len(reps) == 47_008
+    a, b = HOLES[hole_index(51, 47)], HOLES[hole_index(50, 46)]  # AsKs vs AhKh: a split almost always
+    score, boards = matchup_score(a[0], a[1], b[0], b[1])
+    assert boards == 1_712_304 and Fraction(score, 2 * boards) == equity_vs_hand("AsKs", "AhKh")
+    t = int(np.flatnonzero((pairs[:, 0] == hole_index(0, 5)) & (pairs[:, 1] == hole_index(48, 51)))[0])  # 2c3d vs AcAs
+    x, y = reps[cls[t]]
+    s, n = matchup_score(*HOLES[x], *HOLES[y])
+    rep = s / (2 * n)
+    assert (1 - rep if swapped[t] else rep) == pytest.approx(float(equity_vs_hand("2c3d", "AcAs")), abs=1e-12)
+
+
+def test_the_check_down_value_is_a_martingale_under_chance():
+    """V before a card = the expected V after it, card removal included: what lets a chance
+    correction use the values before and after a street's cards only."""
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh 7c8c2d")  # seat 0 AsKd, seat 1 QhJh, flop 7c8c2d
+    state.apply("cc").apply("cc")  # limp, check: to the flop
+    estimator = HoleCardAIVAT(game, CallAgent(game), preflop=None)
+    w = possible(state.hole_cards(1) + state.board) * np.random.default_rng(0).random(1326)
+    before = estimator._value(state, 0, w)
+    expected = 0.0
+    for c in range(52):  # P(c | O) = sum_k w_k p(c | k) / sum_k w_k, p(c | k) = 1/45 unless k holds c
+        if c in state.hole_cards(1) or c in state.board:
+            continue
+        wc = w * possible([c])
+        expected += wc.sum() / (45 * w.sum()) * estimator._value(state, 0, wc, board=state.board + [c], street=2)
+    assert expected == pytest.approx(before, abs=1e-9)
+
+
+# ---- exposed strategies ---------------------------------------------------------------------------
+def test_a_heads_up_blueprint_line_posts_the_blinds_of_the_real_game():
+    from gamesolve_nlth import engine as E
+
+    for n in (2, 3, 6):
+        s = E.new_hand(np.full(n, 10_000, np.int64), 50, 100, n - 1, np.zeros(23, np.int64), 0)
+        assert _Line.start(n, 50, 100).bets == [int(x) for x in s[E.BET : E.BET + n]]
+
+
+@pytest.mark.parametrize("make", [RandomAgent, CallAgent, FoldAgent], ids=["random", "call", "fold"])
+def test_baseline_agents_expose_the_distribution_they_play(make):
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh")
+    state.apply(("cbr", 300))
+    agent = make(game, 0)
+    exposed = agent.action_probabilities(state, 1)
+    assert sum(exposed.values()) == pytest.approx(1.0)
+    counts: dict[int, int] = {}
+    for hand in range(3000):
+        agent.new_hand(1, hand)
+        a = agent.act(state, 1)
+        counts[a] = counts.get(a, 0) + 1
+    assert set(counts) <= set(exposed)
+    for a, p in exposed.items():
+        assert counts.get(a, 0) / 3000 == pytest.approx(p, abs=0.03)
+    actions, probs = agent.range_probabilities(state, 1, HOLES[:5])
+    assert probs.shape == (5, len(actions)) and np.allclose(probs.sum(axis=1), 1.0)
+
+
+def test_the_blueprint_exposes_the_distribution_it_plays(hu_blueprint, nlth_host):
+    game = NLTHGame(2)
+    (agent,), _ = make_agents(nlth_host.agents, game, [f"blueprint:store={hu_blueprint}"], 0)
+    state = game.new_initial_state(cards="7s2d QhJh", button=1)  # seat 1 (the button) acts first
+    exposed = agent.action_probabilities(state, 1)
+    counts: dict[int, int] = {}
+    for hand in range(2000):
+        agent.new_hand(1, hand)
+        a = agent.act(state, 1)
+        counts[a] = counts.get(a, 0) + 1
+    assert set(counts) <= set(exposed)
+    for a, p in exposed.items():
+        assert counts.get(a, 0) / 2000 == pytest.approx(p, abs=0.04)
+    actions, probs = agent.range_probabilities(state, 1, HOLES[[hole_index(*state.hole_cards(1)), 0, 100]])
+    assert {a: p for a, p in zip(actions, probs[0]) if p > 0} == pytest.approx(exposed)
+
+
+# ---- AIVAT -----------------------------------------------------------------------------------------
+def aivat_match(host, agents, hands, seed, workers=1):
+    game = NLTHGame(2)
+    built, names = make_agents(host.agents, game, agents, seed)
+    return play_match(game, built, hands, seed=seed, names=names, aivat=True, plugins=host.pm, workers=workers)
+
+
+def test_aivat_of_random_against_itself_is_unbiased_and_much_sharper(nlth_host):
+    result = aivat_match(nlth_host, ["random", "random"], 400, seed=3)
+    for agent in result.agents:
+        a = agent.aivat
+        assert abs(a["win_rate"]) < 2 * a["stderr"]  # the true value is 0 by symmetry
+        assert a["variance_reduction"] > 2
+
+
+def test_aivat_of_the_blueprint_against_itself_is_unbiased(hu_blueprint, nlth_host):
+    spec = f"blueprint:store={hu_blueprint}"
+    result = aivat_match(nlth_host, [spec, spec], 300, seed=5)
+    a = result.agents[0].aivat
+    assert abs(a["win_rate"]) < 2 * a["stderr"]
+    assert a["stderr"] < result.agents[0].stderr
+
+
+def test_aivat_agrees_with_the_raw_estimate_against_an_unknown_agent(hu_blueprint, nlth_host):
+    result = aivat_match(nlth_host, [f"blueprint:store={hu_blueprint}", "tag:samples=50"], 300, seed=7)
+    raw, a = result.agents[0], result.agents[0].aivat
+    assert abs(raw.win_rate - a["win_rate"]) < 2 * math.hypot(raw.stderr, a["stderr"])
+    assert result.agents[1].aivat is None  # tag does not expose its strategy
+
+
+def test_an_aivat_hand_averages_the_final_payoff_over_the_agents_range():
+    """The call agent's range is every pair: at a showdown the estimate's final term is the
+    mean payoff over the pairs that avoid the opponent's cards and the board."""
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh 7c8c2d9sTs")
+    steps = []
+    for action in ("cc", "cc", "cc", "cc", "cc", "cc", "cc", "cc"):
+        before = state.clone()
+        state.apply(action)
+        steps.append((before, CHECK_CALL))
+    terms = HoleCardAIVAT(game, CallAgent(game), preflop=None).terms(HandLog(tuple(steps), state), 0)
+    ok = possible(state.hole_cards(1) + state.board)
+    from gamesolve_nlth.evaluator import evaluate7
+
+    theirs = evaluate7(*state.hole_cards(1), *state.board)
+    mine = np.array([evaluate7(a, b, *state.board) for a, b in HOLES[ok]])
+    expected = (100 * (mine > theirs) - 100 * (mine < theirs)).mean()
+    assert terms["final"] == pytest.approx(expected)
+
+
+# ---- local best response ------------------------------------------------------------------------
+def test_lbr_wins_exactly_750_mbb_per_game_against_always_fold():
+    report = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "fold", "--hands", "100", "--seed", "2", "--json"))
+    assert report["mbb_per_game"] == 750.0 and report["se"] == 0.0 and report["hands"] == 100
+
+
+@pytest.mark.parametrize("agent,hands", [("call", "200"), ("random", "600")])
+def test_lbr_wins_large_amounts_against_call_and_random(agent, hands):
+    report = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", hands, "--seed", "1", "--json"))
+    assert report["mbb_per_game"] > 2000 and report["mbb_per_game"] > 3 * report["se"]
+
+
+def test_a_trained_blueprint_is_not_significantly_more_exploitable_than_random(hu_blueprint):
+    values = {}
+    for agent in ("random", f"blueprint:store={hu_blueprint}"):
+        values[agent] = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", "400",
+                                      "--seed", "4", "--json"))  # fmt: skip
+    r, b = values["random"], values[f"blueprint:store={hu_blueprint}"]
+    assert b["mbb_per_game"] - r["mbb_per_game"] < 2 * math.hypot(b["se"], r["se"])
+
+
+def test_lbr_gives_the_same_result_with_workers(nlth_host):
+    one = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "random", "--hands", "100", "--json"))
+    two = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "random", "--hands", "100", "--workers", "2", "--json"))
+    assert (one["mbb_per_game"], one["se"]) == (two["mbb_per_game"], two["se"])
+
+
+def test_lbr_bad_input_is_one_line_and_exit_status_2():
+    for args, message in (
+        (("--agent", "blueprint"), "needs store=PATH"),
+        (("--agent", "call", "-o", "sizes=huge"), "bet sizes"),
+        (("--agent", "call", "-o", "colour=red"), "unknown LBR option"),
+        (("--agent", "nobody"), "nobody"),
+        (("--agent", "call", "--hands", "0"), "--hands must be positive"),
+    ):
+        result = run("lbr", "--game", "nlth", "-p", "players=2", *args)
+        assert result.exit_code == 2, result.output
+        assert message in result.output and "Traceback" not in result.output
+    result = run("lbr", "--game", "kuhn", "--agent", "policy")
+    assert result.exit_code == 2
+
+
+def test_lbr_needs_an_agent_that_exposes_its_strategy():
+    from gamesolve.agents import Agent
+    from gamesolve_nlth.evaluate.lbr import LBRAgent
+
+    class Secret(Agent):
+        def act(self, state, seat):
+            return CHECK_CALL
+
+    with pytest.raises(ValueError, match="does not expose its strategy"):
+        LBRAgent(NLTHGame(2), [Secret()])
+
+
+def test_lbr_plays_six_handed_against_five_copies():
+    report = last_json(run("lbr", "--game", "nlth", "--agent", "call", "--hands", "30", "-o", "samples=200", "--json"))
+    assert report["players"] == 6 and report["hands"] == 30 and report["mbb_per_game"] > 0
+
+
+# ---- the preflop chart --------------------------------------------------------------------------
+def test_the_preflop_chart_of_a_blueprint_renders(hu_blueprint, tmp_path):
+    from gamesolve_nlth.evaluate.chart import cell_name, raise_frequencies
+
+    assert [cell_name(0, 0), cell_name(0, 1), cell_name(1, 0), cell_name(12, 11)] == ["AA", "AKs", "AKo", "32o"]
+    grids = raise_frequencies(hu_blueprint)
+    assert list(grids) == ["SB"] and grids["SB"].shape == (13, 13)
+    assert ((grids["SB"] >= 0) & (grids["SB"] <= 1)).all()
+    for name in ("chart.png", "chart.html"):
+        result = run("plot", hu_blueprint, "--kind", "strategy", "--out", tmp_path / name)
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "chart.png").read_bytes()[:4] == b"\x89PNG"
+    assert "AKs: raise" in (tmp_path / "chart.html").read_text()
+
+
+def test_fold_is_registered_and_folds_only_to_bets():
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh", button=1)
+    agent = FoldAgent(game)
+    assert agent.act(state, 1) == FOLD  # the small blind owes 50
+    state.apply("cc")
+    assert agent.act(state, 0) == CHECK_CALL  # the big blind may check
+
+
+def test_lbr_shoves_the_nuts_and_gives_up_the_worst_hand_against_a_calling_station():
+    from gamesolve_nlth.evaluate.lbr import LBRAgent
+
+    game = NLTHGame(2)
+    for cards, expected in (("AhKh 2c3d QhJhTh4s8c", "all-in"), ("2c3d AhKs QhJhTh4s8c", "check")):
+        state = game.new_initial_state(cards=cards, button=1)
+        for _ in range(6):  # limp, check; check, check on the flop and the turn: the river, seat 0 to act
+            state.apply("cc")
+        lbr = LBRAgent(game, [CallAgent(game)])
+        lbr.new_hand(0, 0)
+        action = lbr.act(state, 0)
+        assert (action == state.max_raise_to + 2) == (expected == "all-in")
+        assert (action == CHECK_CALL) == (expected == "check")
+        assert lbr.decisions[-1]["wp"] == pytest.approx(1.0 if expected == "all-in" else 0.0, abs=0.01)
