@@ -56,7 +56,7 @@ class AgentSpec:
 
     ``games`` names the games the agent can play (empty: any game). With ``needs_plugins``
     the factory also receives ``plugins=`` (the plugin manager, or None), for agents that
-    use other plugins' hooks (the search agent asks for the game's search adapter).
+    use other plugins' hooks (the agents reading a stored blueprint compile the game's form).
     """
 
     name: str

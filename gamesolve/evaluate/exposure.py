@@ -43,7 +43,7 @@ class SearchExposure:
 
         p = self.player
         if seat not in self._templates:
-            self._templates[seat] = SearchAgent(p.game, p.blueprint, p.adapter, seat, p.config, cache=p.cache)
+            self._templates[seat] = SearchAgent(p.game, p.blueprint, p.form, seat, p.config, cache=p.cache)
         agent = self._templates[seat].fork()
         agent.new_hand()
         for before, action in path:

@@ -1,10 +1,12 @@
 """Training metrics: a time series in a solve's store, appended while it runs, readable after a crash.
 
-Layout (format ``gamesolve.metrics/1``): a zarr group ``metrics`` inside the store, one 1-D
-array per column, pre-allocated (untouched chunks cost nothing) and a ``rows`` attribute
-that counts the valid entries::
+Layout (format ``gamesolve.metrics/2``): the series is cut into *parts*, sealed zarr groups
+``metrics-NNNNNN`` at the root of the store, one per flush (every half minute, at each
+checkpoint and at the end), each written whole under a hidden name and renamed into place
+like every unit of a store (docs/stores.md), so a crash at any moment leaves every visible
+part complete and checked. A part holds one 1-D array per column::
 
-    metrics/   attrs: format, columns, rows, runs, game, algo
+    metrics-000003/   attrs: format, columns, rows, run, resume_iteration?, game, algo
         iteration        int64    iterations done (over every run of a resumed solve)
         seconds          float64  training seconds (over every run; evaluation time excluded)
         run              int32    0 for the first run, 1 after the first --resume, ...
@@ -14,21 +16,22 @@ that counts the valid entries::
         nash_conv        float64  exact NashConv where measured, else NaN
         exploitability   float64  NashConv / players where measured, else NaN
 
-Appending writes the new entries first (zarr writes each chunk file atomically: a temporary
-file renamed into place) and then the ``rows`` attribute: a crash at any moment leaves the
-rows counted so far intact, and rows written but not yet counted are simply not read.
+Reading concatenates the parts in order. The first part of a resumed run carries the
+iteration of the checkpoint it resumed from: rows after it (recorded by the run that
+crashed) are dropped; a row recorded again at the same iteration replaces the earlier one.
 
-Where the series lives: an MCCFR run keeps it in its checkpoint store from the start
-(``PATH/metrics``). A tabular solve has no store until it finishes (the policy is written
-atomically at the end), so its rows go to ``.NAME.metrics-partial`` beside ``PATH`` while it
-runs and into ``PATH/metrics`` when the policy is written; :func:`read_metrics` falls back to
-the partial series of a run that crashed. Never pickle: plain arrays and JSON attributes.
+Where the series lives: an MCCFR run keeps it in its checkpoint store from the start. A
+tabular solve has no store until it finishes (the policy is written atomically at the end),
+so its parts go to ``.NAME.metrics-partial`` beside ``PATH`` while it runs and move into the
+store when the policy is written; :func:`read_metrics` falls back to the partial series of a
+run that crashed. Never pickle: plain arrays and JSON attributes.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -36,12 +39,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import zarr
 
-from gamesolve.store.zarr_io import StoreError, open_group
+from gamesolve.store.zarr_io import StoreError, atomic_group, open_group, write_array
 
-FORMAT = "gamesolve.metrics/1"
-GROUP = "metrics"
+FORMAT = "gamesolve.metrics/2"
+PART = re.compile(r"metrics-(\d{6})")
 COLUMNS: dict[str, str] = {
     "iteration": "int64",
     "seconds": "float64",
@@ -52,8 +54,6 @@ COLUMNS: dict[str, str] = {
     "nash_conv": "float64",
     "exploitability": "float64",
 }
-CAPACITY = 1 << 16  # rows pre-allocated (grown by doubling); a row is about 60 bytes
-CHUNK = 4096
 
 
 def _fill(dtype: str):
@@ -66,48 +66,41 @@ def partial_path(store: str | os.PathLike) -> Path:
     return store.with_name(f".{store.name}.metrics-partial")
 
 
+def parts(root: str | os.PathLike) -> list[Path]:
+    """The metrics parts of a store, in order."""
+    root = Path(root)
+    try:
+        return sorted(p for p in root.iterdir() if PART.fullmatch(p.name) and p.is_dir())
+    except OSError:
+        return []
+
+
 class MetricsStore:
-    """The ``metrics`` group of a store, opened for appending (created if missing)."""
+    """The series of a store, opened for appending (a new run of it)."""
 
     def __init__(self, root: str | os.PathLike, attrs: dict[str, Any] | None = None,
-                 resume_iteration: int | None = None):
-        root = Path(root)
-        root.mkdir(parents=True, exist_ok=True)
-        parent = zarr.open_group(str(root), mode="a")
-        if GROUP in set(parent.group_keys()):
-            self.group = parent[GROUP]
-            if self.group.attrs.get("format") != FORMAT:
-                raise StoreError(f"{root}/{GROUP} is not a gamesolve metrics group")
-            self.group.attrs["runs"] = int(self.group.attrs.get("runs", 1)) + 1
-            if resume_iteration is not None:  # rows after the checkpoint resumed from are void
-                rows = int(self.group.attrs["rows"])
-                kept = int(np.searchsorted(self.group["iteration"][:rows], resume_iteration, side="right"))
-                self.group.attrs["rows"] = kept
-        else:
-            self.group = parent.create_group(GROUP)
-            for name, dtype in COLUMNS.items():
-                self.group.create_array(name, shape=(CAPACITY,), chunks=(CHUNK,), dtype=dtype, fill_value=_fill(dtype))
-            self.group.attrs.update({"format": FORMAT, "columns": list(COLUMNS), "rows": 0, "runs": 1, **(attrs or {})})
-        self.rows = int(self.group.attrs["rows"])
-
-    @property
-    def run(self) -> int:
-        return int(self.group.attrs["runs"]) - 1
+                 resume_iteration: int | None = None):  # fmt: skip
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        existing = parts(self.root)
+        self.next = int(PART.fullmatch(existing[-1].name).group(1)) + 1 if existing else 0
+        runs = {int(open_group(p, "training metrics").attrs.get("run", 0)) for p in existing}
+        self.run = max(runs) + 1 if runs else 0
+        self.attrs = dict(attrs or {})
+        self._resume = resume_iteration if existing else None
 
     def append(self, rows: list[dict[str, float]]) -> None:
-        """Write ``rows`` (dicts of column values; missing columns get NaN / 0), then count them."""
+        """Write ``rows`` (dicts of column values; missing columns get NaN / 0) as a new part."""
         if not rows:
             return
-        start, stop = self.rows, self.rows + len(rows)
-        for name, dtype in COLUMNS.items():
-            array = self.group[name]
-            if stop > array.shape[0]:
-                array.resize((max(stop, 2 * array.shape[0]),))
-            default = self.run if name == "run" else _fill(dtype)
-            values = np.array([row.get(name, default) for row in rows], dtype=dtype)
-            array[start:stop] = values
-        self.rows = stop
-        self.group.attrs["rows"] = stop  # the commit point of this append
+        with atomic_group(self.root / f"metrics-{self.next:06d}", "training metrics in") as group:
+            for name, dtype in COLUMNS.items():
+                default = self.run if name == "run" else _fill(dtype)
+                write_array(group, name, np.array([row.get(name, default) for row in rows], dtype=dtype))
+            extra = {} if self._resume is None else {"resume_iteration": int(self._resume)}
+            group.attrs.update({"format": FORMAT, "columns": list(COLUMNS), "rows": len(rows), "run": self.run, **self.attrs, **extra})
+        self.next += 1
+        self._resume = None
 
 
 def read_metrics(path: str | os.PathLike) -> dict[str, np.ndarray]:
@@ -118,42 +111,36 @@ def read_metrics(path: str | os.PathLike) -> dict[str, np.ndarray]:
     """
     path = Path(path)
     for root in (path, path.parent, partial_path(path)):
-        group = _metrics_group(root)
-        if group is not None:
-            rows = int(group.attrs.get("rows", 0))
-            out: dict[str, Any] = {name: np.asarray(group[name][:rows]) for name in group.attrs["columns"] if name in group}
-            out["attrs"] = dict(group.attrs)
-            out["attrs"]["partial"] = root == partial_path(path)
-            return out
+        found = parts(root)
+        if found:
+            return _concatenate(found, partial=root == partial_path(path))
     if not path.exists():
         raise StoreError(f"no store at {path}")
-    raise StoreError(f"{path} has no training metrics (solves record them since gamesolve 0.1; was it written by `gamesolve solve --out`?)")
+    raise StoreError(f"{path} has no training metrics (was it written by `gamesolve solve --out`?)")
 
 
-def _metrics_group(root: Path):
-    if not (root / GROUP / "zarr.json").exists():
-        return None
-    group = open_group(root, "store")
-    if GROUP not in group:
-        return None
-    sub = group[GROUP]
-    return sub if sub.attrs.get("format") == FORMAT else None
-
-
-def copy_metrics(source: str | os.PathLike, target_group) -> None:
-    """Copy the series of ``source`` (a store holding a ``metrics`` group) into the open zarr
-    group ``target_group`` (e.g. a policy store being written)."""
-    src = _metrics_group(Path(source))
-    if src is None:
-        return
-    rows = int(src.attrs["rows"])
-    dst = target_group.create_group(GROUP)
-    for name in src.attrs["columns"]:
-        dtype = COLUMNS[name]
-        array = dst.create_array(name, shape=(max(rows, 1),), chunks=(CHUNK,), dtype=dtype, fill_value=_fill(dtype))
-        if rows:
-            array[:rows] = src[name][:rows]
-    dst.attrs.update({**dict(src.attrs), "rows": rows})
+def _concatenate(found: list[Path], partial: bool) -> dict[str, Any]:
+    columns: dict[str, list] = {name: [] for name in COLUMNS}
+    attrs: dict[str, Any] = {}
+    for part in found:
+        group = open_group(part, "training metrics")
+        attrs = dict(group.attrs)
+        if attrs.get("format") != FORMAT:
+            raise StoreError(f"{part} is not a gamesolve metrics part")
+        resume = attrs.get("resume_iteration")
+        if resume is not None:  # rows the crashed run recorded after its checkpoint are void
+            keep = [i for i, it in enumerate(columns["iteration"]) if it <= resume]
+            columns = {name: [values[i] for i in keep] for name, values in columns.items()}
+        for name in COLUMNS:
+            for value in np.asarray(group[name][...]).tolist():
+                columns[name].append(value)
+    # A row recorded again at the same iteration (the final row) replaces the earlier one.
+    last = {it: i for i, it in enumerate(columns["iteration"])}
+    keep = sorted(last.values())
+    out: dict[str, Any] = {name: np.array([values[i] for i in keep], dtype=COLUMNS[name]) for name, values in columns.items()}
+    out["attrs"] = {**attrs, "rows": len(keep), "runs": int(max(out["run"], default=0)) + 1, "partial": partial}
+    out["attrs"].pop("resume_iteration", None)
+    return out
 
 
 def clear_partial(store: str | os.PathLike) -> None:
@@ -162,15 +149,11 @@ def clear_partial(store: str | os.PathLike) -> None:
 
 
 def move_partial_into(store: str | os.PathLike) -> None:
-    """Copy a finished tabular solve's partial series into its store, then delete the partial
-    one (a crash in between leaves both readable)."""
+    """Move a finished tabular solve's sealed parts into its store (each a rename: a crash in
+    between leaves every part readable in one place or the other), then drop the partial folder."""
     partial = partial_path(store)
-    if _metrics_group(partial) is None:
-        return
-    target = zarr.open_group(str(store), mode="a")
-    if GROUP in set(target.group_keys()):
-        del target[GROUP]
-    copy_metrics(partial, target)
+    for part in parts(partial):
+        os.replace(part, Path(store) / part.name)
     shutil.rmtree(partial, ignore_errors=True)
 
 
@@ -252,8 +235,7 @@ class MetricsRecorder:
         self.rows.pop()
         if self._pending:
             self._pending.pop()
-        elif self.store is not None:
-            self.store.rows -= 1  # the next append overwrites it
+        # (a row already written stays; reading keeps the later row of an iteration)
         self._last = self.rows[-1] if self.rows else None
 
     def _exact_due(self, iteration: int, seconds: float) -> bool:

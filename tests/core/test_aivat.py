@@ -15,7 +15,8 @@ from gamesolve.evaluate.exposure import exposure_of
 from gamesolve.evaluate.match import play_match
 from gamesolve.game.state import CHANCE
 from gamesolve.plugins import make_plugin_manager
-from gamesolve.search import SearchConfig, TabularPolicy
+from gamesolve.game.factored_compiler import compile_factored
+from gamesolve.search import SearchConfig, SearchForm, TabularPolicy
 from gamesolve.search.player import PolicyPlayer, SearchPlayer
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve_kuhn import KuhnGame
@@ -134,8 +135,7 @@ def test_on_leduc_over_many_seeds_aivat_agrees_with_the_plain_mean_and_the_exact
 def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, leduc_host):
     game = KuhnGame(2)
     blueprint = TabularPolicy.from_slots(kuhn2_tree, cfr_policy(kuhn2_tree, 20, "cfr"))
-    adapter = leduc_host.pm.hook.gamesolve_search_adapter(game=game)
-    player = SearchPlayer(game, blueprint, adapter, SearchConfig(k=2, iterations=100), seed=3)
+    player = SearchPlayer(game, blueprint, SearchForm(compile_factored(game)), SearchConfig(k=2, iterations=100), seed=3)
     other = PolicyPlayer(TabularPolicy.from_slots(kuhn2_tree, kuhn2_tree.uniform_policy()), seed=4)
     exposure = exposure_of(player)
     checked = 0

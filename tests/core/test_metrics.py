@@ -11,8 +11,8 @@ import time
 
 import numpy as np
 import pytest
-import zarr
 
+from gamesolve.errors import StoreError
 from gamesolve.store import metrics as M
 
 
@@ -47,32 +47,34 @@ def test_an_mccfr_solve_records_rows_in_its_checkpoint_store(tmp_path):
     assert M.read_metrics(out / "blueprint")["attrs"]["rows"] == series["attrs"]["rows"]
 
 
-def test_rows_appended_but_not_counted_are_not_read(tmp_path):
+def test_each_flush_is_a_sealed_part_and_a_new_run_numbers_its_rows(tmp_path):
     store = M.MetricsStore(tmp_path / "s")
     store.append([{"iteration": 1, "seconds": 0.1}, {"iteration": 2, "seconds": 0.2}])
-    # A crash after the data of the next rows is written but before they are counted:
-    group = zarr.open_group(str(tmp_path / "s" / "metrics"), mode="a")
-    group["iteration"][2:4] = [3, 4]
+    assert [p.name for p in M.parts(tmp_path / "s")] == ["metrics-000000"]
+    assert (tmp_path / "s" / "metrics-000000" / "manifest.json").is_file()
     series = M.read_metrics(tmp_path / "s")
     assert list(series["iteration"]) == [1, 2]
     assert np.isnan(series["exploitability"]).all()  # never measured
-    reopened = M.MetricsStore(tmp_path / "s")  # a resumed run appends after the counted rows
+    reopened = M.MetricsStore(tmp_path / "s")  # a resumed run appends a part of its own
     reopened.append([{"iteration": 3, "seconds": 0.3}])
     assert list(M.read_metrics(tmp_path / "s")["run"]) == [0, 0, 1]
 
 
-def test_the_store_grows_past_its_preallocated_rows(tmp_path, monkeypatch):
-    monkeypatch.setattr(M, "CAPACITY", 4)
+def test_a_damaged_part_is_an_error_naming_its_file(tmp_path):
     store = M.MetricsStore(tmp_path / "s")
-    store.append([{"iteration": i, "seconds": i} for i in range(1, 11)])
-    assert list(M.read_metrics(tmp_path / "s")["iteration"]) == list(range(1, 11))
+    store.append([{"iteration": 1, "seconds": 0.1}])
+    chunk = next((tmp_path / "s" / "metrics-000000" / "iteration").rglob("c/*"))
+    chunk.write_bytes(b"garbage")
+    with pytest.raises(StoreError, match="iteration"):
+        M.read_metrics(tmp_path / "s")
 
 
 def test_a_resumed_run_drops_rows_after_its_checkpoint(tmp_path):
     store = M.MetricsStore(tmp_path / "s")
     store.append([{"iteration": i, "seconds": i} for i in (10, 20, 30, 40)])
-    M.MetricsStore(tmp_path / "s", resume_iteration=25)
-    assert list(M.read_metrics(tmp_path / "s")["iteration"]) == [10, 20]
+    M.MetricsStore(tmp_path / "s", resume_iteration=25).append([{"iteration": 30, "seconds": 31}])
+    series = M.read_metrics(tmp_path / "s")
+    assert list(series["iteration"]) == [10, 20, 30] and list(series["run"]) == [0, 0, 1]
 
 
 def test_a_killed_mccfr_run_leaves_its_series_readable_and_resume_continues_it(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gamesolve.game.poker_tree import FOLD, RAISE
+from gamesolve.game.poker_form import FOLD, RAISE
 from gamesolve.plot.figures import Figure, GridPanel
 from gamesolve.store.strategy_store import FORMAT, StrategyStore
 from gamesolve.store.zarr_io import StoreError, open_group
@@ -49,7 +49,7 @@ def preflop_chart(path: Path) -> Figure | None:
     players = int(store.attrs["params"]["players"])
     panels = []
     for seat, node in sorted(unopened_nodes(store).items(), key=lambda kv: _order(kv[0], players)):
-        kinds = store.action_kind[store.child_start[node] : store.child_start[node + 1]]
+        kinds = store.edge_class[store.child_start[node] : store.child_start[node + 1]]
         values, text, tips = [], [], []
         for r in range(13):
             vrow, trow, tiprow = [], [], []
