@@ -299,10 +299,12 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     if out is not None:
         holds = ckpt.holds_results if solver.store_format == ckpt.FORMAT else None
         lock = claim_store(out, solver.store_format, force=force, resume=resume, holds_results=holds)
+    from gamesolve.evaluate.best_response import exact_evaluator
+
     request = SolveRequest(
         game_spec=spec, game=game, algo=algo, iterations=iterations, minutes=minutes, seed=seed,
         out=out, threads=threads, resume=resume, options=options, preset=preset, pm=host.pm,
-        force=force, checkpoint_minutes=checkpoint_minutes,
+        force=force, checkpoint_minutes=checkpoint_minutes, evaluate=exact_evaluator,
     )  # fmt: skip
     try:
         with BarProgress(quiet=as_json) as progress:
@@ -437,11 +439,10 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
 
     With --search, of the strategy the real-time search agent plays with that policy as its
     blueprint: the search is run at every root the agent can reach, from every seat."""
-    from gamesolve.evaluate.best_response import TreeEvaluator
+    from gamesolve.evaluate.best_response import TreeEvaluator, evaluation_fields
     from gamesolve.game.compile import compiled_tree
     from gamesolve.progress import BarProgress
     from gamesolve.search import SearchConfig
-    from gamesolve.solve.tabular import evaluation_fields
     from gamesolve.store.policy_store import read_policy
 
     host = host_from(ctx)

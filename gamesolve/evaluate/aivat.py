@@ -93,7 +93,7 @@ class TreeValues:
     """
 
     def __init__(self, tree: ExplicitTree, profile: np.ndarray):
-        from gamesolve.solve.tabular_kernels import backward_values
+        from gamesolve.game.tree_walks import backward_values
 
         self.tree = tree
         W = tree.weights(np.asarray(profile, dtype=np.float64))

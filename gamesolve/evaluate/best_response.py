@@ -10,6 +10,9 @@ one backward pass over the preorder arrays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import attrs
 import numpy as np
 from numba import njit
@@ -145,3 +148,21 @@ class TreeEvaluator:
 def evaluate_policy(tree: ExplicitTree, policy: np.ndarray) -> Evaluation:
     """Expected values, best-response values and NashConv of a slot-indexed policy."""
     return TreeEvaluator(tree).evaluate(policy)
+
+
+def evaluation_fields(evaluation: Evaluation) -> dict[str, Any]:
+    """The JSON keys every solve reports for an exactly evaluated policy."""
+    return {
+        "nash_conv": evaluation.nash_conv,
+        "game_value": evaluation.game_value,
+        "exploitability": evaluation.exploitability,
+        "values": list(evaluation.values),
+    }
+
+
+def exact_evaluator(tree: ExplicitTree) -> Callable[[np.ndarray], dict[str, Any]]:
+    """``evaluate(policy) -> evaluation_fields`` for slot policies of ``tree``: what the
+    command layer hands a solver (``SolveRequest.evaluate``) so that solvers report exact
+    figures without depending on this module."""
+    evaluator = TreeEvaluator(tree)
+    return lambda policy: evaluation_fields(evaluator.evaluate(policy))

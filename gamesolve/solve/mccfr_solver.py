@@ -12,13 +12,13 @@ import psutil
 import time
 from typing import Any
 
-from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.compile import compiled_tree, factored_form
 from gamesolve.game.explicit_tree import CompileError
 from gamesolve.game.factored import FormError
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
+from gamesolve.solve.tabular import exact_pair
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store import metrics as M
 from gamesolve.store.policy_store import write_policy
@@ -147,7 +147,7 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
 
     if out is not None:
         trainer.snapshot_sink = ckpt.SnapshotSink(out)
-    recorder, explicit = _metrics_recorder(request, tree, trainer, progress)  # training metrics (gamesolve/store/metrics.py)
+    recorder, explicit, exact = _metrics_recorder(request, tree, trainer, progress)  # training metrics (gamesolve/store/metrics.py)
     table_sizes = _TableSizes(tree, trainer)
 
     def save() -> None:
@@ -215,16 +215,14 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         "config": config.as_dict(),
     }
     if explicit is not None:
-        from gamesolve.solve.tabular import evaluation_fields
-
         policy = trainer.explicit_policy(explicit)
-        evaluation = TreeEvaluator(explicit).evaluate(policy)
-        result.update(evaluation_fields(evaluation))
+        fields = exact(policy) if exact is not None else {}
+        result.update(fields)
         if out is not None:
             write_policy(
                 out / "policy", explicit, policy, trainer.explicit_policy(explicit, "current"),
                 algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
-                seed=request.seed, nash_conv=evaluation.nash_conv,
+                seed=request.seed, nash_conv=fields.get("nash_conv"),
             )  # fmt: skip
     rows = trainer.average_rows()
     summary = request.pm.hook.gamesolve_summarize_strategy(
@@ -245,8 +243,9 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
 
 def _metrics_recorder(request: SolveRequest, tree, trainer: MCCFRTrainer, progress: Progress):
     """Rows in the checkpoint store (``--out``), with exact exploitability when the game
-    compiles to an explicit tree small enough to evaluate; and that tree (or None)."""
-    exact = None
+    compiles to an explicit tree small enough to evaluate; that tree (or None) and its exact
+    evaluator (or None)."""
+    evaluate = None
     explicit = None
     if tree.locate is not None:
         try:
@@ -255,18 +254,16 @@ def _metrics_recorder(request: SolveRequest, tree, trainer: MCCFRTrainer, progre
             explicit = None
         if explicit is not None and explicit.num_nodes > EXPLICIT_LIMIT:
             explicit = None
-        if explicit is not None:
-            evaluator = TreeEvaluator(explicit)
+        if explicit is not None and request.evaluate is not None:
+            evaluate = request.evaluate(explicit)
 
-            def evaluate_exactly() -> tuple[float, float]:
-                evaluation = evaluator.evaluate(trainer.explicit_policy(explicit))
-                return evaluation.nash_conv, evaluation.exploitability
-
-            exact = evaluate_exactly
+    def exact():
+        return exact_pair(evaluate(trainer.explicit_policy(explicit)))
 
     resumed = trainer.counters.iteration if request.resume else None
     attrs = {"game": request.game.name, "algo": request.algo, "params": dict(tree.params)}
-    return M.MetricsRecorder(request.out, attrs=attrs, resume_iteration=resumed, exact=exact), explicit
+    recorder = M.MetricsRecorder(request.out, attrs=attrs, resume_iteration=resumed, exact=exact if evaluate else None)
+    return recorder, explicit, evaluate
 
 
 class _TableSizes:

@@ -31,6 +31,10 @@ class SolveRequest:
     options: dict[str, Any] = attrs.field(factory=dict)
     preset: str | None = None  # an abstraction preset, for games that need one
     pm: Any = None  # the plugin manager, for compile hooks
+    # Exact evaluation, supplied by the command layer (which owns evaluation):
+    # ``evaluate(explicit_tree)`` gives ``f(slot_policy) -> {"nash_conv", "exploitability",
+    # "game_value", "values"}``. None: solvers report no exact figures.
+    evaluate: Callable[[Any], Callable[[Any], dict[str, Any]]] | None = None
     force: bool = False  # replace a store of the same kind at ``out`` (checked by the CLI)
     checkpoint_minutes: float | None = None  # interval between checkpoints; None: the solver's default
 

@@ -5,20 +5,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.compile import compiled_tree
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
 from gamesolve.store import metrics as M
 from gamesolve.store.policy_store import FORMAT as POLICY_FORMAT, write_policy
-
-
-def evaluation_fields(evaluation) -> dict[str, Any]:
-    """The JSON keys every solver reports for an exactly evaluated policy."""
-    fields = {"nash_conv": evaluation.nash_conv, "game_value": evaluation.game_value}
-    fields["exploitability"] = evaluation.exploitability
-    fields["values"] = list(evaluation.values)
-    return fields
 
 
 def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
@@ -39,7 +30,7 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     game = request.game
     tree = compiled_tree(game, request.pm, progress)
     solver = TabularCFR(tree, config)
-    evaluator = TreeEvaluator(tree)
+    exact = request.evaluate(tree) if request.evaluate is not None else None
     progress.start(request.iterations, "it", f"{config.name} on {game.describe()}")
     # Training metrics (gamesolve/store/metrics.py): rows with exact exploitability at
     # log-spaced iterations, kept beside --out until the policy is written.
@@ -47,7 +38,8 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         M.clear_partial(request.out)
     recorder = M.MetricsRecorder(
         M.partial_path(request.out) if request.out is not None else None,
-        attrs={"game": game.name, "algo": config.name, "params": dict(game.params)}, exact=lambda: _exact(evaluator, solver),
+        attrs={"game": game.name, "algo": config.name, "params": dict(game.params)},
+        exact=None if exact is None else lambda: exact_pair(exact(solver.average_policy())),
     )
     solver.warm_up()
     seconds = 0.0
@@ -63,7 +55,7 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
             recorder.record(solver.iterations, seconds, final=last, infosets=tree.num_infosets, infoset_actions=tree.num_slots)
     recorder.flush()
     policy = solver.average_policy()
-    evaluation = evaluator.evaluate(policy)
+    fields = exact(policy) if exact is not None else {}
     result: dict[str, Any] = {
         "game": game.name,
         "params": dict(game.params),
@@ -71,7 +63,7 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         "algo": config.name,
         "iterations": solver.iterations,
         "seconds": seconds,
-        **evaluation_fields(evaluation),
+        **fields,
         "infosets": tree.num_infosets,
         "nodes": tree.num_nodes,
     }
@@ -79,7 +71,7 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         write_policy(
             request.out, tree, policy, solver.current_policy(),
             algo=config.name, iterations=solver.iterations, seconds=seconds, seed=request.seed,
-            nash_conv=evaluation.nash_conv,
+            nash_conv=fields.get("nash_conv"),
         )  # fmt: skip
         M.move_partial_into(request.out)
         result["store"] = str(request.out)
@@ -94,9 +86,9 @@ def _no_options(name: str):
     return check
 
 
-def _exact(evaluator: TreeEvaluator, solver: TabularCFR) -> tuple[float, float]:
-    evaluation = evaluator.evaluate(solver.average_policy())
-    return evaluation.nash_conv, evaluation.exploitability
+def exact_pair(fields: dict[str, Any]) -> tuple[float, float]:
+    """(NashConv, exploitability) of exact evaluation fields (a training-metrics row)."""
+    return fields["nash_conv"], fields["exploitability"]
 
 
 def _batch_size(tree) -> int:

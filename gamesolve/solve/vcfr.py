@@ -195,9 +195,7 @@ def run_vcfr(request, progress) -> dict:
     """``gamesolve solve --algo vcfr``: vector-form CFR (DCFR unless ``-o weighting=``)."""
     import time
 
-    from gamesolve.evaluate.best_response import TreeEvaluator
     from gamesolve.game.compile import compiled_tree
-    from gamesolve.solve.tabular import evaluation_fields
     from gamesolve.store.policy_store import write_policy
 
     if request.resume:
@@ -223,12 +221,12 @@ def run_vcfr(request, progress) -> dict:
     }  # fmt: skip
     explicit = compiled_tree(game, request.pm, progress)
     policy = solver.explicit_policy(explicit)
-    evaluation = TreeEvaluator(explicit).evaluate(policy)
-    result.update(evaluation_fields(evaluation))
+    fields = request.evaluate(explicit)(policy) if request.evaluate is not None else {}
+    result.update(fields)
     if request.out is not None:
         write_policy(
             request.out, explicit, policy, solver.explicit_policy(explicit, "current"), algo="vcfr",
-            iterations=solver.iterations, seconds=seconds, seed=request.seed, nash_conv=evaluation.nash_conv,
+            iterations=solver.iterations, seconds=seconds, seed=request.seed, nash_conv=fields.get("nash_conv"),
         )  # fmt: skip
         result["store"] = str(request.out)
     return result
