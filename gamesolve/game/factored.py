@@ -106,7 +106,7 @@ class FactoredGame:
     table: np.ndarray  # float64[T, D, P]: TABLE payoffs per listed deal
     # -- private states and chance ------------------------------------------------------
     num_private: np.ndarray  # int32[R]: private states per player in each round
-    deals: Deals
+    deals: Deals | None  # None: no sampling solver (a two-player item-removal form: vcfr only)
     # -- what the Python side needs ------------------------------------------------------
     class_names: tuple[str, ...] = ()
     regret_scale: float = 1.0  # int32 regret units per payoff unit (MCCFR)
@@ -121,6 +121,9 @@ class FactoredGame:
     # (decision node, player) -> {the player's information-state key there: private state}
     private_keys: Callable[[int, int], dict[str, int]] | None = None
     lossless: bool = False  # infosets are exactly the game's (exact evaluation, search)
+    # Card removal without listed deals (two players; gamesolve/game/removal.py): the items each
+    # private state holds, strengths per public chance path, chance weights.
+    removal: Any = None
 
     # -- shapes -------------------------------------------------------------------------
     @property
@@ -134,7 +137,7 @@ class FactoredGame:
     @property
     def num_levels(self) -> int:
         """Public chance levels a deal carries outcomes for."""
-        return self.deals.num_levels
+        return self.deals.num_levels if self.deals is not None else int(self.node_level.max(initial=0)) + 1
 
     def row_sizes(self) -> np.ndarray:
         """Table entries each node owns: private states of its round times its actions (0 at
@@ -151,7 +154,7 @@ class FactoredGame:
             "chance_nodes": int((self.node_kind == CHANCE).sum()),
             "infosets": int(self.num_private[self.node_round[owners]].sum()),
             "infoset_actions": int(self.row_sizes().sum()),
-            "deals": self.deals.count if self.deals.listed is not None else -1,
+            "deals": self.deals.count if self.deals is not None and self.deals.listed is not None else -1,
         }
 
     # -- the kernels' view ----------------------------------------------------------------
@@ -178,7 +181,7 @@ class FactoredGame:
     def has_constant_private_states(self) -> bool:
         """Whether every player keeps one private state through the game (vector CFR and range
         beliefs carry one vector per player through round changes only then)."""
-        listed = self.deals.listed
+        listed = self.deals.listed if self.deals is not None else None
         if listed is None:
             return False
         first = listed.private[:, :, :1]

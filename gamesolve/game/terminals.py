@@ -133,6 +133,11 @@ def _fill(term, kind, nodes, counts, deal_lists, starts, private, strength, inde
             j += 1
 
 
+def empty_terminal_deals(num_nodes: int, num_players: int) -> TerminalDeals:
+    """No listed deals (a form with item removal evaluates its terminals otherwise)."""
+    return TerminalDeals(np.zeros(num_nodes + 1, np.int64), np.zeros(0), np.zeros((0, num_players), np.int32), np.zeros((0, num_players)))
+
+
 def terminal_deals(form) -> TerminalDeals:
     """Build :data:`TerminalDeals` for a form with listed deals."""
     from gamesolve.game.factored import TERMINAL, chance_paths

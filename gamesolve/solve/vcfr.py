@@ -18,7 +18,8 @@ import numba
 import numpy as np
 
 from gamesolve.game.factored import CHANCE, DECISION, FactoredGame, FormError, subtree_ends
-from gamesolve.game.terminals import terminal_deals
+from gamesolve.game.removal import fixed_cfv, no_removal
+from gamesolve.game.terminals import empty_terminal_deals, terminal_deals
 from gamesolve.solve import vcfr_kernels as K
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
 from gamesolve.solve.rows import explicit_slots
@@ -45,7 +46,9 @@ class VectorCFR:
                  sample_chance: bool = False, seed: int = 0, threads: int = 1,
                  root_reach: np.ndarray | None = None,
                  frozen: Mapping[tuple[int, int], np.ndarray] | None = None):  # fmt: skip
-        if form.deals.listed is None or not form.has_constant_private_states():
+        if form.removal is not None and form.num_players != 2:
+            raise FormError("vcfr with item removal is for two players")
+        if form.removal is None and (form.deals is None or form.deals.listed is None or not form.has_constant_private_states()):
             raise FormError(
                 f"vcfr needs a game whose deals can be listed and whose private states stay the same "
                 f"through the game ({form.game_name}'s form: {form.describe or 'abstracted'})"
@@ -73,7 +76,13 @@ class VectorCFR:
             active=np.zeros(n, dtype=np.bool_),
             root_reach=reach,
         )
-        self.terminal_deals = terminal_deals(form)
+        if form.removal is None:
+            self.terminal_deals = terminal_deals(form)
+            self.removal = no_removal(n)
+        else:
+            self.terminal_deals = empty_terminal_deals(n, p)
+            self.removal = form.removal
+        self._terminals = form.terminal_arrays()
         self.schedule = K.Schedule(
             bool(config.rm_plus), bool(config.discount), float(config.alpha), float(config.beta),
             float(config.gamma), bool(sample_chance), np.uint64(seed),
@@ -123,7 +132,7 @@ class VectorCFR:
         while done < iterations:
             step = min(batch, iterations - done)
             K.run(
-                self._tree, self.terminal_deals, self.tables, self.schedule, self._ranges, self._in_range,
+                self._tree, self._terminals, self.terminal_deals, self.removal, self.tables, self.schedule, self._ranges, self._in_range,
                 self._no_skip, self._frozen_slots, self._frozen_probs, self.iterations + 1, self.iterations + step,
                 self.form.num_players, self.threads,
             )  # fmt: skip
@@ -143,6 +152,35 @@ class VectorCFR:
         out = self.tables.sigma.copy()
         out[self._frozen_slots] = self._frozen_probs
         return out
+
+    def exploitability(self, which: str = "average") -> tuple[float, list[float]]:
+        """Two-player zero-sum exploitability of the average (or current) strategy by vector best
+        response: ``((BR_0 + BR_1) / 2, [BR_0, BR_1])``, each BR the expected payoff of a best
+        response against the other's strategy, over the root's deals and reach."""
+        if self.form.num_players != 2:
+            raise ValueError("vector best response is for two players")
+        rows = self.average_rows() if which == "average" else self.current_rows()
+        reach = self.tables.root_reach
+        values = []
+        for p in range(2):
+            cfv = K.best_response_values(self._tree, self._terminals, self.terminal_deals, self.removal, self.tables, p, rows)
+            values.append(float(reach[p] @ cfv) / self.root_mass())
+        return sum(values) / 2, values
+
+    def root_mass(self) -> float:
+        """The joint probability mass of the root's deals and reach (the normaliser of values)."""
+        reach = self.tables.root_reach
+        if self.form.removal is None:
+            deals = self.form.deals.listed
+            rnd = self.form.node_round[0]
+            w = deals.prob.copy()
+            for q in range(self.form.num_players):
+                w *= reach[q, deals.private[:, q, rnd]]
+            return float(w.sum())
+        rm = self.removal
+        mass = np.zeros(reach.shape[1])
+        fixed_cfv(reach[1], rm.items, rm.n_items, 1.0, mass, np.empty(rm.n_items))
+        return float(reach[0] @ mass)
 
     def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:
         rows = self.average_rows() if which == "average" else self.current_rows()

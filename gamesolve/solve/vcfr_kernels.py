@@ -27,7 +27,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, prange
 
-from gamesolve.game.factored import CHANCE, DECISION, TERMINAL
+from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
+from gamesolve.game.removal import contest_cfv, fixed_cfv, holds
 from gamesolve.game.terminals import terminal_cfv
 from gamesolve.rng import splitmix, stream
 
@@ -68,9 +69,10 @@ def _sampled_child(tree, node, t, seed):
 
 
 @njit(cache=True)
-def forward(tree, tables, lo, hi, skip, t, sample_chance, seed):
+def forward(tree, rm, tables, lo, hi, skip, t, sample_chance, seed):
     """Reach vectors of the children of nodes ``lo..hi-1`` (preorder), nodes flagged in
-    ``skip`` excepted; marks the nodes this iteration visits."""
+    ``skip`` excepted; marks the nodes this iteration visits. With item removal (``rm``), a
+    chance outcome zeroes the reach of the states holding the dealt item."""
     reach, sigma, off, active = tables.reach, tables.sigma, tables.row_offset, tables.active
     n_states = reach.shape[2]
     for node in range(lo, hi):
@@ -91,9 +93,10 @@ def forward(tree, tables, lo, hi, skip, t, sample_chance, seed):
             for k in range(c0, c1):
                 child = tree.child_list[k]
                 active[child] = chosen < 0 or child == chosen
+                item = tree.edge_label[k] if rm.n_items > 0 else -1
                 for q in range(n_players):
                     for s in range(n_states):
-                        reach[child, q, s] = reach[node, q, s]
+                        reach[child, q, s] = 0.0 if item >= 0 and holds(rm.items, s, item) else reach[node, q, s]
             continue
         actor = tree.player[node]
         row0 = off[tree.row_owner[node]]
@@ -112,12 +115,14 @@ def forward(tree, tables, lo, hi, skip, t, sample_chance, seed):
 
 
 @njit(cache=True)
-def backward(tree, td, tables, lo, hi, skip, p, sample_chance):
-    """Values of player ``p`` at nodes ``hi-1..lo`` (reverse preorder) and their regrets."""
+def backward(tree, term, td, rm, tables, lo, hi, skip, p, sample_chance, best_response=False):
+    """Values of player ``p`` at nodes ``hi-1..lo`` (reverse preorder) and their regrets; with
+    ``best_response``, ``p`` takes the best action for each private state instead (no regrets)."""
     reach, cfv, sigma, regrets, off, active = (
         tables.reach, tables.cfv, tables.sigma, tables.regrets, tables.row_offset, tables.active,
     )  # fmt: skip
     n_states = cfv.shape[1]
+    sums = np.empty(max(rm.n_items, 1))
     for node in range(hi - 1, lo - 1, -1):
         if skip[node] or not active[node]:
             continue
@@ -127,7 +132,18 @@ def backward(tree, td, tables, lo, hi, skip, p, sample_chance):
         c0 = tree.child_start[node]
         c1 = tree.child_start[node + 1]
         if kind == TERMINAL:
-            terminal_cfv(td, node, p, reach[node], cfv[node])
+            if rm.n_items == 0:
+                terminal_cfv(td, node, p, reach[node], cfv[node])
+            else:
+                item_terminal(term, rm, node, p, reach[node, 1 - p], cfv[node], sums)
+        elif kind == DECISION and tree.player[node] == p and best_response:
+            for s in range(n_states):
+                cfv[node, s] = -np.inf
+            for k in range(c0, c1):
+                child = tree.child_list[k]
+                for s in range(n_states):
+                    if cfv[child, s] > cfv[node, s]:
+                        cfv[node, s] = cfv[child, s]
         elif kind == DECISION and tree.player[node] == p:
             row0 = off[tree.row_owner[node]]
             n_act = c1 - c0
@@ -141,17 +157,35 @@ def backward(tree, td, tables, lo, hi, skip, p, sample_chance):
                 a = k - c0
                 for s in range(n_states):
                     regrets[row0 + s * n_act + a] += cfv[child, s] - cfv[node, s]
-        elif kind == CHANCE and sample_chance:
+        elif kind == CHANCE:
+            # Chance weights: 1 with listed deals (their probabilities carry chance), the
+            # probability of each dealt item with item removal; a sampled outcome stands for all.
+            w = rm.chance_weight[node] * ((c1 - c0) if sample_chance else 1.0)
             for k in range(c0, c1):
                 child = tree.child_list[k]
                 if active[child]:
+                    item = tree.edge_label[k] if rm.n_items > 0 else -1
                     for s in range(n_states):
-                        cfv[node, s] = (c1 - c0) * cfv[child, s]
+                        # A state holding the dealt item cannot see this outcome.
+                        if item < 0 or not holds(rm.items, s, item):
+                            cfv[node, s] += w * cfv[child, s]
         else:
             for k in range(c0, c1):
                 child = tree.child_list[k]
                 for s in range(n_states):
                     cfv[node, s] += cfv[child, s]
+
+
+@njit(cache=True)
+def item_terminal(term, rm, node, p, reach_q, out, sums):
+    """A two-player terminal with item removal: a fixed payoff, or a contest where the winner
+    takes the smaller stake (a larger one's excess goes back to its payer)."""
+    if term.kind[node] == FIXED:
+        fixed_cfv(reach_q, rm.items, rm.n_items, term.payoff[node, p], out, sums)
+    else:
+        path = rm.node_path[node]
+        stake = min(term.payoff[node, 0], term.payoff[node, 1])
+        contest_cfv(reach_q, rm.items, rm.n_items, rm.path_strength[path], rm.path_order[path], stake, -stake, out, sums)
 
 
 @njit(cache=True)
@@ -182,7 +216,7 @@ def _update_rows(tree, tables, p, weight, sched, pos_d, neg_d, frozen):
 
 
 @njit(cache=True, parallel=True)
-def run(tree, td, tables, sched, ranges, in_range, no_skip, frozen_slots, frozen_probs,
+def run(tree, term, td, rm, tables, sched, ranges, in_range, no_skip, frozen_slots, frozen_probs,
         t_first, t_last, n_players, threads):  # fmt: skip
     """Iterations ``t_first..t_last`` (1-based). ``ranges[j] = (lo, hi)`` are subtrees under
     public chance run in parallel (``in_range`` flags their nodes for the sequential part)."""
@@ -208,15 +242,15 @@ def run(tree, td, tables, sched, ranges, in_range, no_skip, frozen_slots, frozen
             for q in range(n_players):
                 for s in range(n_states):
                     tables.reach[0, q, s] = tables.root_reach[q, s]
-            forward(tree, tables, 0, n, in_range, t, sample_chance, seed)
+            forward(tree, rm, tables, 0, n, in_range, t, sample_chance, seed)
             if n_ranges > 0:
                 for j in prange(n_ranges):
                     lo = ranges[j, 0]
                     hi = ranges[j, 1]
                     if tables.active[lo]:
-                        forward(tree, tables, lo, hi, no_skip, t, sample_chance, seed)
-                        backward(tree, td, tables, lo, hi, no_skip, p, sample_chance)
-            backward(tree, td, tables, 0, n, in_range, p, sample_chance)
+                        forward(tree, rm, tables, lo, hi, no_skip, t, sample_chance, seed)
+                        backward(tree, term, td, rm, tables, lo, hi, no_skip, p, sample_chance)
+            backward(tree, term, td, rm, tables, 0, n, in_range, p, sample_chance)
             _update_rows(tree, tables, p, weight, sched, pos_d, neg_d, frozen_slots)
 
 
@@ -234,3 +268,22 @@ def normalise(tree, avg, row_offset, n_states, out):
                 total += avg[row + a]
             for a in range(n_act):
                 out[row + a] = avg[row + a] / total if total > 0.0 else 1.0 / n_act
+
+
+@njit(cache=True)
+def best_response_values(tree, term, td, rm, tables, p, average):
+    """Player ``p``'s counterfactual best-response value per private state at the root against
+    everyone else playing ``average`` (rows, as ``sigma``); ``sigma`` is overwritten."""
+    n = tree.kind.shape[0]
+    n_states = tables.cfv.shape[1]
+    n_players = tables.reach.shape[1]
+    for i in range(average.shape[0]):
+        tables.sigma[i] = average[i]
+    skip = np.zeros(n, np.bool_)
+    tables.active[0] = True
+    for q in range(n_players):
+        for s in range(n_states):
+            tables.reach[0, q, s] = tables.root_reach[q, s]
+    forward(tree, rm, tables, 0, n, skip, 0, False, np.uint64(0))
+    backward(tree, term, td, rm, tables, 0, n, skip, p, False, True)
+    return tables.cfv[0].copy()

@@ -107,3 +107,12 @@ def test_bad_vcfr_options_get_one_line(option):
     result = CliRunner().invoke(cli, ["solve", "--game", "kuhn", "--algo", "vcfr", "--iterations", "5", "-o", option])
     assert result.exit_code == 2
     assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+
+
+def test_vector_best_response_equals_the_explicit_best_response(leduc2_form, leduc2_tree):
+    vector = VectorCFR(leduc2_form)
+    vector.run(100)
+    explicit = TreeEvaluator(leduc2_tree).evaluate(vector.explicit_policy(leduc2_tree))
+    exploitability, values = vector.exploitability()
+    assert exploitability == pytest.approx(explicit.exploitability, abs=1e-9)
+    assert values == pytest.approx(list(explicit.best_response_values), abs=1e-9)

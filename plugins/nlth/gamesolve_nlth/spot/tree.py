@@ -1,0 +1,248 @@
+"""A heads-up postflop spot as a factored game: the betting tree of a spot's bet sizes, the
+turn and river as public chance nodes, and the 1,326 hole-card pairs as every player's
+private states with card removal (:mod:`gamesolve.game.removal`).
+
+The betting is the rules engine's (pokerkit's rulings: minimum raises, short all-ins), started
+from a hand whose preflop put ``pot`` in the middle and left ``stack`` behind each player, with
+the spot's board dealt. Player 0 is out of position (the big blind, first to act after the
+flop), player 1 in position (the button). The engine's hole cards are placeholders: betting
+never depends on cards, so a chance node's children are built from whichever card the engine
+accepts and labelled with the card they stand for.
+
+Bet sizes are pot fractions per street: ``bets`` for the first bet of a street, ``raises`` for
+every raise after it (a fraction of the pot after calling, as the blueprint's abstraction);
+``allin`` adds the all-in; a bet or raise that would commit more than ``allin_threshold`` of
+the stack the player started the spot with becomes the all-in; at most ``raise_cap`` raises
+follow the first bet. Fold (when facing a bet) and check/call are always there.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame
+from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASSES, RAISE, SHOWDOWN, terminal_fields
+from gamesolve.game.removal import Removal
+from gamesolve_nlth import engine as E
+from gamesolve_nlth.evaluator import evaluate7
+from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
+from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, raise_action
+
+STREETS = ("flop", "turn", "river")
+
+
+class SpotError(ValueError):
+    """A spot that cannot be built; the message is fit to show a user."""
+
+
+@attrs.frozen
+class StreetSizes:
+    """Bet sizes of one street: first bets and raises as pot fractions, and the all-in."""
+
+    bets: tuple[float, ...] = (0.5, 1.0)
+    raises: tuple[float, ...] = (1.0,)
+    allin: bool = True
+
+
+@attrs.frozen
+class Spot:
+    """A heads-up postflop spot (see the module docstring)."""
+
+    board: tuple[int, ...]
+    pot: int
+    stack: int
+    flop: StreetSizes = StreetSizes()
+    turn: StreetSizes = StreetSizes()
+    river: StreetSizes = StreetSizes()
+    allin_threshold: float = 0.67
+    raise_cap: int = 3
+
+    def __attrs_post_init__(self):
+        if len(self.board) not in (3, 4, 5) or len(set(self.board)) != len(self.board):
+            raise SpotError(f"a board is 3, 4 or 5 different cards, got {len(self.board)}")
+        if self.pot < 8 or self.pot % 2:
+            raise SpotError(f"the pot must be an even number of chips, at least 8, got {self.pot}")
+        if self.stack < 1:
+            raise SpotError(f"the stack behind must be positive, got {self.stack}")
+        if not 0.0 < self.allin_threshold <= 1.0:
+            raise SpotError(f"the all-in threshold is in (0, 1], got {self.allin_threshold}")
+        if self.raise_cap < 0:
+            raise SpotError(f"the raise cap is at least 0, got {self.raise_cap}")
+
+    def sizes(self, street: int) -> StreetSizes:
+        return (self.flop, self.turn, self.river)[street - 1]
+
+
+def _root(spot: Spot) -> np.ndarray:
+    """The engine at the spot: a preflop raise to half the pot, called, then checks to the
+    spot's street; the board dealt."""
+    used = set(spot.board)
+    holes = [c for c in range(52) if c not in used][:4]  # placeholders: betting ignores cards
+    cards = np.array(holes + list(spot.board), dtype=np.int64)
+    start = spot.pot // 2 + spot.stack
+    # Button (seat 1) posts the small blind heads-up and opens; seat 0 is the big blind.
+    s = E.new_hand(np.array([start, start], dtype=np.int64), 1, 2, 1, cards, len(cards))
+    E.apply_raise_to(s, spot.pot // 2)
+    E.apply_call(s)
+    while E.next_actor(s) >= 0 and s[E.H_STREET] < len(spot.board) - 2:
+        E.apply_call(s)  # checked down to the spot's street
+    if E.next_actor(s) < 0 or s[E.H_STREET] != len(spot.board) - 2:
+        raise SpotError("the spot could not be set up in the rules engine")
+    return s
+
+
+def _actions(spot: Spot, s: np.ndarray, start_commit: int) -> list[tuple[int, int]]:
+    """``(class, engine amount)`` of the spot's actions at decision state ``s``."""
+    can_fold, _, call, lo, hi = E.legal(s)
+    p = int(s[E.H_ACTOR])
+    bet = int(s[E.BET + p])
+    out = [(FOLD, bet)] if can_fold else []
+    out.append((CALL, bet + call))
+    raises = int(s[E.H_RAISES])
+    sizes = spot.sizes(int(s[E.H_STREET]))
+    if lo < 0 or raises > spot.raise_cap:
+        return out
+    mb = int(E.max_bet(s))
+    base = int(E.pot(s)) + (mb - bet)  # the pot after calling
+    fractions = sizes.bets if raises == 0 else sizes.raises
+    targets = set()
+    for f in fractions:
+        to = min(max(mb + int(round(f * base)), lo), hi)
+        committed = int(s[E.COMMIT + p]) - bet + to - start_commit
+        if committed > spot.allin_threshold * spot.stack:
+            to = hi  # close enough to all-in: all-in
+        targets.add(to)
+    if sizes.allin:
+        targets.add(hi)
+    out.extend((RAISE, to) for to in sorted(targets))
+    return out
+
+
+def _apply(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int]:
+    """The child state and the game's action label."""
+    child = s.copy()
+    if kind == FOLD:
+        E.apply_fold(child)
+        return child, FOLD_ACTION
+    if kind == CALL:
+        E.apply_call(child)
+        return child, CHECK_CALL
+    E.apply_raise_to(child, amount)
+    return child, raise_action(amount)
+
+
+def build_spot(spot: Spot) -> FactoredGame:
+    """The spot as a :class:`FactoredGame` with item removal (see the module docstring)."""
+    root = _root(spot)
+    start_commit = int(root[E.COMMIT + 0])
+    kinds, players, rounds, levels, commits, folds, poker = [], [], [], [], [], [], []
+    node_board: list[tuple[int, ...]] = []
+    children: list[list[int]] = []
+    labels: list[list[int]] = []
+    classes: list[list[int]] = []
+    stack = [(root, tuple(spot.board), -1, 0, -1)]
+    while stack:
+        s, board, parent, label, cls = stack.pop()
+        node = len(kinds)
+        actor = int(E.next_actor(s))
+        street = int(s[E.H_STREET])
+        kind = DECISION if actor >= 0 else CHANCE if actor == E.CHANCE else TERMINAL
+        kinds.append(kind)
+        players.append(actor if actor >= 0 else -1)
+        rounds.append(min(street, 3))
+        levels.append(len(board) - len(spot.board))
+        commits.append([int(s[E.COMMIT + q]) for q in range(2)])
+        folds.append([not s[E.ACTIVE + q] for q in range(2)])
+        node_board.append(board)
+        children.append([])
+        labels.append([])
+        classes.append([])
+        if parent >= 0:
+            children[parent].append(node)
+            labels[parent].append(label)
+            classes[parent].append(cls)
+        if kind == TERMINAL:
+            poker.append(SHOWDOWN if int(E.num_active(s)) > 1 else FOLD_END)
+            continue
+        poker.append(GOES_ON)
+        if kind == CHANCE:
+            # Every card the board leaves; the engine gets one it accepts (betting is the same).
+            free = [c for c in range(52) if not (int(s[E.H_USED]) >> c) & 1]
+            for card in reversed([c for c in range(52) if c not in board]):
+                child = s.copy()
+                E.deal_card(child, card if card in free else free[0])
+                stack.append((child, board + (card,), node, card, -1))
+            continue
+        for action_kind, amount in reversed(_actions(spot, s, start_commit)):
+            child, action = _apply(s, action_kind, amount)
+            stack.append((child, board, node, action, action_kind))
+    return _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes)
+
+
+def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes):
+    n = len(kinds)
+    child_start = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum([len(c) for c in children], out=child_start[1:])
+    kind = np.array(kinds, dtype=np.int8)
+    # Public chance paths: one per board; strengths on complete boards.
+    paths: dict[tuple[int, ...], int] = {}
+    node_path = np.array([paths.setdefault(b, len(paths)) for b in node_board], dtype=np.int32)
+    strength = np.zeros((len(paths), NUM_HANDS), dtype=np.int32)
+    for board, path in paths.items():
+        if len(board) == 5:
+            strength[path] = hand_strengths(board)
+    order = np.argsort(strength, axis=1, kind="stable").astype(np.int32)
+    # A dealt card's probability given both hands: uniform over the cards left.
+    chance_weight = np.ones(n)
+    for node in np.flatnonzero(kind == CHANCE):
+        chance_weight[node] = 1.0 / (52 - len(node_board[node]) - 4)
+    fields = terminal_fields(np.array(poker), np.array(commits, dtype=np.float64), np.array(folds, dtype=bool))
+    board_text = "".join(_card_text(c) for c in spot.board)
+    return FactoredGame(
+        game_name="nlth",
+        params={"players": 2, "spot": board_text, "pot": spot.pot, "stack": spot.stack},
+        num_players=2,
+        num_rounds=4,
+        node_kind=kind,
+        node_player=np.array(players, dtype=np.int32),
+        node_round=np.array(rounds, dtype=np.int32),
+        node_level=np.array(levels, dtype=np.int32),
+        child_start=child_start,
+        child_list=np.array([c for cs in children for c in cs], dtype=np.int32),
+        edge_label=np.array([a for ls in labels for a in ls], dtype=np.int64),
+        edge_class=np.array([c for cs in classes for c in cs], dtype=np.int8),
+        row_owner=np.arange(n, dtype=np.int32),
+        num_private=np.full(4, NUM_HANDS, dtype=np.int32),
+        deals=None,
+        class_names=POKER_CLASSES,
+        describe=f"spot on {board_text}, pot {spot.pot}, {spot.stack} behind",
+        lossless=True,
+        removal=Removal(HAND_CARDS, 52, node_path, strength, order, chance_weight),
+        **fields,
+    )
+
+
+def _card_text(card: int) -> str:
+    from gamesolve_nlth.cards import card_str
+
+    return card_str(card)
+
+
+def hand_strengths(board: tuple[int, ...]) -> np.ndarray:
+    """Seven-card strength of every hand on a complete board (-1 for hands touching it)."""
+    out = np.full(NUM_HANDS, -1, dtype=np.int32)
+    b = [int(c) for c in board]
+    for h, (x, y) in enumerate(HAND_CARDS):
+        if x in b or y in b:
+            continue
+        out[h] = evaluate7(int(x), int(y), *b)
+    return out
+
+
+def spot_ranges(spot: Spot, oop: np.ndarray, ip: np.ndarray) -> np.ndarray:
+    """``[2, 1326]`` root reach: the ranges with hands touching the board removed."""
+    reach = np.stack([np.asarray(oop, dtype=np.float64), np.asarray(ip, dtype=np.float64)])
+    touching = np.array([any(int(c) in spot.board for c in HAND_CARDS[h]) for h in range(NUM_HANDS)])
+    reach[:, touching] = 0.0
+    return reach
