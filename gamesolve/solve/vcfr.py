@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 import numba
 import numpy as np
 
+from gamesolve.errors import UserError
 from gamesolve.game.factored import CHANCE, DECISION, FactoredGame, FormError, subtree_ends
 from gamesolve.game.removal import fixed_cfv, no_removal
 from gamesolve.game.terminals import empty_terminal_deals, terminal_deals
@@ -63,6 +64,7 @@ class VectorCFR:
         sizes = np.where(owners, form.num_actions * s, 0).astype(np.int64)
         self.row_offset = np.where(owners, np.cumsum(sizes) - sizes, -1).astype(np.int64)
         total = int(sizes.sum())
+        _check_memory(8 * (3 * total + n * (p + 1) * s), form)
         reach = np.ones((p, s)) if root_reach is None else np.ascontiguousarray(root_reach, dtype=np.float64)
         if reach.shape != (p, s):
             raise ValueError(f"root_reach must have shape {(p, s)}, got {reach.shape}")
@@ -191,6 +193,28 @@ class VectorCFR:
         n_act = self.form.num_actions[node]
         base = self.row_offset[self.form.row_owner[node]] + private * n_act
         return rows[base : base + n_act]
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the system can still give (``MemAvailable``), None where unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def _check_memory(needed: int, form: FactoredGame) -> None:
+    free = available_memory()
+    if free is not None and needed > 0.9 * free:
+        raise UserError(
+            f"vcfr on {form.describe or form.game_name} needs {needed / 2**30:.1f} GB "
+            f"({form.num_nodes:,} nodes x {int(form.num_private[0]):,} private states); "
+            f"{free / 2**30:.1f} GB are free: solve a smaller game (fewer actions, a later round)"
+        )
 
 
 def weighting_config(name: str) -> CFRConfig:

@@ -9,9 +9,9 @@ from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, RangeError, hand_class, parse_range
-from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges
+from gamesolve_nlth.spot.tree import ALLIN, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges
 
-SIZES = StreetSizes(bets=(0.5, 1.0), raises=(1.0,), allin=True)
+SIZES = StreetSizes(bets=(0.5, 1.0, ALLIN), raises=(1.0, ALLIN))
 RANGE = "22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+"
 
 
@@ -91,7 +91,7 @@ def test_a_river_spot_converges_below_a_third_of_a_percent_of_the_pot():
 
 
 def test_the_turn_deals_every_river_card_once_and_removes_it_from_both_ranges():
-    sizes = StreetSizes(bets=(1.0,), raises=(), allin=False)
+    sizes = StreetSizes(bets=(1.0,), raises=())
     spot = Spot(tuple(parse_cards("QsJh2h8d")), 1000, 9000, sizes, sizes, sizes, raise_cap=0)
     form = build_spot(spot)
     chance = np.flatnonzero(form.node_kind == CHANCE)

@@ -148,7 +148,7 @@ def _blueprint_agent(game, seed, **options):
 
 @hookimpl
 def gamesolve_register_commands(cli):
-    """``gamesolve abstraction build | quality | info``."""
+    """``gamesolve abstraction build | quality | info | equity`` and ``gamesolve spot``."""
     from gamesolve_nlth.abstraction.cli import abstraction_group
     from gamesolve_nlth.betting.info import info_command
 
@@ -161,6 +161,10 @@ def gamesolve_register_commands(cli):
         group.add_command(equity_command)
     if "abstraction" not in cli.commands:
         cli.add_command(group)
+    if "spot" not in cli.commands:
+        from gamesolve_nlth.spot.cli import spot_command
+
+        cli.add_command(spot_command)
 
 
 @hookimpl

@@ -11,7 +11,7 @@ accepts and labelled with the card they stand for.
 
 Bet sizes are pot fractions per street: ``bets`` for the first bet of a street, ``raises`` for
 every raise after it (a fraction of the pot after calling, as the blueprint's abstraction);
-``allin`` adds the all-in; a bet or raise that would commit more than ``allin_threshold`` of
+:data:`ALLIN` (infinity) among them stands for the all-in; a bet or raise that would commit more than ``allin_threshold`` of
 the stack the player started the spot with becomes the all-in; at most ``raise_cap`` raises
 follow the first bet. Fold (when facing a bet) and check/call are always there.
 """
@@ -30,6 +30,7 @@ from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
 from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, raise_action
 
 STREETS = ("flop", "turn", "river")
+ALLIN = float("inf")  # the all-in among a street's sizes
 
 
 class SpotError(ValueError):
@@ -38,11 +39,10 @@ class SpotError(ValueError):
 
 @attrs.frozen
 class StreetSizes:
-    """Bet sizes of one street: first bets and raises as pot fractions, and the all-in."""
+    """Bet sizes of one street: first bets and raises as pot fractions (:data:`ALLIN` for the all-in)."""
 
-    bets: tuple[float, ...] = (0.5, 1.0)
-    raises: tuple[float, ...] = (1.0,)
-    allin: bool = True
+    bets: tuple[float, ...] = (0.5, 1.0, ALLIN)
+    raises: tuple[float, ...] = (1.0, ALLIN)
 
 
 @attrs.frozen
@@ -108,13 +108,11 @@ def _actions(spot: Spot, s: np.ndarray, start_commit: int) -> list[tuple[int, in
     fractions = sizes.bets if raises == 0 else sizes.raises
     targets = set()
     for f in fractions:
-        to = min(max(mb + int(round(f * base)), lo), hi)
+        to = hi if f == ALLIN else min(max(mb + int(round(f * base)), lo), hi)
         committed = int(s[E.COMMIT + p]) - bet + to - start_commit
         if committed > spot.allin_threshold * spot.stack:
             to = hi  # close enough to all-in: all-in
         targets.add(to)
-    if sizes.allin:
-        targets.add(hi)
     out.extend((RAISE, to) for to in sorted(targets))
     return out
 

@@ -1,0 +1,94 @@
+"""``gamesolve spot``: solve a heads-up postflop spot and show the first player's strategy."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from gamesolve.errors import InputError
+
+
+def _percent(text: str) -> float:
+    t = text.strip().rstrip("%")
+    try:
+        value = float(t)
+    except ValueError:
+        raise InputError(f"--target: not a percentage: {text!r} (e.g. 0.5%)") from None
+    if value <= 0:
+        raise InputError(f"--target must be positive, got {text!r}")
+    return value
+
+
+@click.command("spot")
+@click.option("--board", required=True, help="3, 4 or 5 cards, e.g. QsJh2h (flop), QsJh2h8d (turn)")
+@click.option("--oop-range", required=True, help="out-of-position range, e.g. '22+,A2s+,KTo+:0.5'")
+@click.option("--ip-range", required=True, help="in-position range")
+@click.option("--pot", type=click.IntRange(8), default=1000, show_default=True, help="chips in the pot (even)")
+@click.option("--stack", type=click.IntRange(1), default=9000, show_default=True, help="chips behind each player")
+@click.option("--bets", default="50%,100%,allin", show_default=True,
+              help="first-bet sizes as pot %, per street as 'flop=33%,75% turn=50%,allin'")
+@click.option("--raises", default="100%,allin", show_default=True,
+              help="raise sizes as % of the pot after calling, same syntax")
+@click.option("--allin-threshold", type=click.FloatRange(0, 1, min_open=True), default=0.67, show_default=True,
+              help="a bet committing more than this fraction of the stack becomes all-in")
+@click.option("--raise-cap", type=click.IntRange(0), default=3, show_default=True, help="raises after the first bet")
+@click.option("--target", default="0.5%", show_default=True, help="stop at this exploitability, in % of the pot")
+@click.option("--threads", type=click.IntRange(1), default=None, help="threads (default: all cores)")
+@click.option("--max-iterations", type=click.IntRange(1), default=10_000, show_default=True)
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="stop after this much solving time")
+@click.option("--check-every", type=click.IntRange(1), default=10, show_default=True,
+              help="iterations between exploitability checks")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
+                 threads, max_iterations, seconds, check_every, as_json):  # fmt: skip
+    """Solve a heads-up postflop spot (flop, turn or river) with vector CFR to a target
+    exploitability, and show the out-of-position player's first decision over the range and by
+    hand class. Player 0 (OOP) acts first on every street; cards still to come are dealt with
+    their exact card-removal probabilities."""
+    from gamesolve.progress import BarProgress
+    from gamesolve_nlth.cards import parse_cards
+    from gamesolve_nlth.spot.hands import RangeError, parse_range
+    from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
+    from gamesolve_nlth.spot.solve import solve_spot
+    from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes
+
+    target_pct = _percent(target)
+    try:
+        cards = tuple(parse_cards(board))
+        first, then = parse_sizes(bets, DEFAULT_BETS), parse_sizes(raises, DEFAULT_RAISES)
+        spot = Spot(cards, pot, stack, *(StreetSizes(first[s], then[s]) for s in ("flop", "turn", "river")),
+                    allin_threshold=allin_threshold, raise_cap=raise_cap)  # fmt: skip
+        oop, ip = parse_range(oop_range), parse_range(ip_range)
+    except (SpotError, RangeError, ValueError) as exc:
+        raise InputError(str(exc)) from None
+    threads = threads or os.cpu_count() or 1
+    with BarProgress(quiet=as_json) as progress:
+        try:
+            result = solve_spot(spot, oop, ip, target_pct, threads, max_iterations, seconds,
+                                check_every=check_every, progress=progress)  # fmt: skip
+        except SpotError as exc:
+            raise InputError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2))
+        return
+    click.echo(f"spot: {spot.pot} in the pot, {spot.stack} behind; {result.nodes:,} nodes (built in {result.build_seconds:.1f} s)")
+    click.echo(f"solved: {result.iterations} iterations in {result.seconds:.2f} s, "
+               f"exploitability {result.exploitability_pct_pot:.3f}% of the pot (target {target_pct:g}%)")  # fmt: skip
+    names = list(result.root)
+    width = max(len(n) for n in names) + 2
+    click.echo("\nout-of-position first action, over the range:")
+    for name in names:
+        click.echo(f"  {name:<{width}}{100 * result.root[name]:6.1f}%")
+    click.echo("\nby hand class:")
+    click.echo("  " + " " * 5 + "".join(f"{n:>{width}}" for n in names))
+    for cls, freqs in sorted(result.classes.items(), key=lambda kv: _class_order(kv[0])):
+        click.echo(f"  {cls:<5}" + "".join(f"{100 * freqs[n]:>{width - 1}.0f}%" for n in names))
+
+
+def _class_order(cls: str) -> tuple:
+    from gamesolve_nlth.cards import RANKS
+
+    ranks = [-RANKS.index(c) for c in cls[:2]]
+    return (0 if len(cls) == 2 else 1 if cls[2] == "s" else 2, *ranks)

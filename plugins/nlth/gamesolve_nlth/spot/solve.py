@@ -1,0 +1,97 @@
+"""Solving a spot to a target exploitability, and reading off what a player wants to see:
+the root strategy over the range and by hand class."""
+
+from __future__ import annotations
+
+import time
+import attrs
+import numpy as np
+
+from gamesolve.game.removal import fixed_cfv
+from gamesolve.progress import NullProgress
+from gamesolve.solve.spec import Progress
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS
+from gamesolve.solve.vcfr import VectorCFR
+from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
+from gamesolve_nlth.spot.tree import Spot, SpotError, build_spot, spot_ranges
+from gamesolve_nlth.state import CHECK_CALL, FOLD, action_raise_to
+
+
+@attrs.frozen
+class SpotResult:
+    iterations: int
+    seconds: float  # solving time (tree building and the first, compiling iteration excluded)
+    exploitability_pct_pot: float
+    root: dict[str, float]  # action -> frequency over the out-of-position range
+    classes: dict[str, dict[str, float]]  # hand class -> action -> frequency
+    nodes: int
+    build_seconds: float
+
+    def as_dict(self) -> dict:
+        return attrs.asdict(self)
+
+
+def action_name(spot: Spot, label: int, facing: bool) -> str:
+    if label == FOLD:
+        return "fold"
+    if label == CHECK_CALL:
+        return "call" if facing else "check"
+    to = action_raise_to(label)
+    if to >= spot.stack:
+        return "allin"
+    return f"{'raise to' if facing else 'bet'} {to} ({100 * to / spot.pot:.0f}%)"
+
+
+def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 0.5, threads: int = 1,
+               max_iterations: int = 100_000, max_seconds: float | None = None, weighting: str = "dcfr",
+               check_every: int = 25, progress: Progress = NullProgress()) -> SpotResult:  # fmt: skip
+    """Vector CFR until the exploitability is at most ``target_pct`` % of the pot (checked by
+    best response every ``check_every`` iterations), ``max_iterations`` or ``max_seconds``.
+    ``progress`` shows iterations with the latest exploitability."""
+    started = time.perf_counter()
+    progress.note("building the betting tree")
+    form = build_spot(spot)
+    reach = spot_ranges(spot, oop, ip)
+    if not reach[0].any() or not reach[1].any():
+        raise SpotError("a range holds no hand the board leaves")
+    build = time.perf_counter() - started
+    solver = VectorCFR(form, TABULAR_ALGORITHMS[weighting], root_reach=reach, threads=threads)
+    solver.run(1)  # compiles the kernels: not solving time
+    progress.start(max_iterations, "it", f"solving {form.num_nodes:,} nodes")
+    started = time.perf_counter()
+    pct, shown = np.inf, 0
+    while True:
+        pct = 100.0 * solver.exploitability()[0] / spot.pot
+        elapsed = time.perf_counter() - started
+        progress.advance(solver.iterations - shown, exploitability=f"{pct:.3g}%")
+        shown = solver.iterations
+        if pct <= target_pct or solver.iterations >= max_iterations or (max_seconds is not None and elapsed >= max_seconds):
+            break
+        solver.run(min(check_every, max_iterations - solver.iterations))
+    seconds = time.perf_counter() - started
+    root, classes = root_strategy(spot, form, solver, reach)
+    return SpotResult(solver.iterations, seconds, pct, root, classes, form.num_nodes, build)
+
+
+def root_strategy(spot: Spot, form, solver: VectorCFR, reach: np.ndarray) -> tuple[dict, dict]:
+    """The first player's average strategy at the root, weighted by how likely each hand is
+    (its range weight times the opponent's compatible range), overall and by hand class."""
+    rows = solver.average_rows()
+    labels = [int(a) for a in form.labels(0)]
+    n = len(labels)
+    probs = np.stack([rows[solver.row_offset[0] + np.arange(NUM_HANDS) * n + a] for a in range(n)], axis=1)
+    opponent = np.zeros(NUM_HANDS)
+    fixed_cfv(reach[1], HAND_CARDS, 52, 1.0, opponent, np.empty(52))
+    weight = reach[0] * opponent
+    names = [action_name(spot, a, facing=False) for a in labels]
+    total = weight.sum()
+    root = {name: float(weight @ probs[:, i] / total) for i, name in enumerate(names)}
+    classes: dict[str, dict[str, float]] = {}
+    mass: dict[str, float] = {}
+    for h in np.flatnonzero(weight > 0):
+        c = hand_class(h)
+        entry = classes.setdefault(c, dict.fromkeys(names, 0.0))
+        for i, name in enumerate(names):
+            entry[name] += weight[h] * probs[h, i]
+        mass[c] = mass.get(c, 0.0) + weight[h]
+    return root, {c: {k: v / mass[c] for k, v in entry.items()} for c, entry in classes.items()}
