@@ -147,3 +147,16 @@ def gamesolve_lbr_agent(game, opponents, options, seed):
     :return: an :class:`gamesolve.agents.Agent`, or ``None`` if the plugin has no LBR for the
         game. Raise ``ValueError`` with a message fit for a user on bad options.
     """
+
+
+@hookspec(firstresult=True)
+def gamesolve_search_agent(game, options, seed):
+    """A real-time search agent for ``game`` (``gamesolve match --agents search:store=BP...``)
+    when the game is too large for the core's search over its whole lossless factored form.
+
+    :param game: the :class:`gamesolve.game.Game` of the match.
+    :param options: ``{key: value}`` strings from the agent text (``store`` among them).
+    :param seed: the agent's seed.
+    :return: an :class:`gamesolve.agents.Agent`, or ``None`` to leave the game to the core's
+        search. Raise ``ValueError`` with a message fit for a user on bad options.
+    """

@@ -247,3 +247,50 @@ class RangeBeliefs:
         for q in range(self.num_players):
             possible[q, deals.private[consistent, q, rnd]] = True
         return np.where(possible, self.reach, 0.0)
+
+
+class ItemRanges:
+    """Per-player reach over private states made of items (cards), for games too large to list
+    their deals (hold'em: 1,326 hands per player). Nothing is bound to a form: a public item
+    dealt removes the states holding it, and Bayes' rule multiplies the actor's vector by the
+    profile's probability of the observed action for each of its private states. This is the
+    root reach a search subgame with item removal starts from (:attr:`reach`).
+    Immutable: updates return new objects.
+
+    :param items: ``int[S, k]`` the items of each private state (-1 for none), shared by all players.
+    """
+
+    def __init__(self, items: np.ndarray, reach: np.ndarray, board: tuple[int, ...] = (), skipped_updates: int = 0):
+        self.items = items
+        self.reach = reach  # float[P, S]
+        self.board = board  # public items dealt so far
+        self.skipped_updates = skipped_updates
+
+    @classmethod
+    def initial(cls, items: np.ndarray, num_players: int) -> ItemRanges:
+        return cls(items, np.ones((num_players, items.shape[0])))
+
+    def after_item(self, item: int) -> ItemRanges:
+        """A public item dealt: the states holding it cannot occur any more."""
+        reach = self.reach.copy()
+        reach[:, (self.items == int(item)).any(axis=1)] = 0.0
+        return ItemRanges(self.items, reach, self.board + (int(item),), self.skipped_updates)
+
+    def after_action(self, player: int, probs: np.ndarray) -> ItemRanges:
+        """Bayes' rule: ``player``'s reach times ``probs[s]``, the profile's probability of the
+        observed action with private state ``s``. If that zeroes every state (the profile says
+        the action never happens), the beliefs stay as they were and ``skipped_updates`` counts it."""
+        reach = self.reach.copy()
+        reach[player] *= np.asarray(probs, dtype=np.float64)
+        if not reach[player].any():
+            return ItemRanges(self.items, self.reach, self.board, self.skipped_updates + 1)
+        return ItemRanges(self.items, reach, self.board, self.skipped_updates)
+
+    def belief(self, player: int) -> np.ndarray:
+        """``player``'s own range normalised (its reach over the states the board leaves);
+        card removal against the other players' ranges is the subgame's business."""
+        r = self.reach[player]
+        total = r.sum()
+        if total <= 0:
+            raise ZeroReachError(f"player {player}'s range is empty")
+        return r / total

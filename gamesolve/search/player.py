@@ -123,8 +123,16 @@ def make_policy_player(game: Game, seed: int, plugins: Any = None, store: str | 
 
 
 def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | None = None,
-                       policy: str = "average", **options: str) -> SearchPlayer:
+                       policy: str = "average", **options: str) -> Agent:
+    """The game's plugin's search agent where it has one (games too large for the core's
+    search, e.g. hold'em), else :class:`SearchPlayer`."""
     from gamesolve.game.factored_compiler import compile_factored
+
+    if plugins is not None:
+        given = {"store": store, **({"policy": policy} if policy != "average" else {}), **options}
+        agent = plugins.hook.gamesolve_search_agent(game=game, options=given, seed=seed)
+        if agent is not None:
+            return agent
 
     config = SearchConfig.from_options(options)
     blueprint = stored_policy(game, store, policy, plugins)

@@ -201,6 +201,19 @@ def gamesolve_aivat_estimator(game, agent):
 
 
 @hookimpl
+def gamesolve_search_agent(game, options, seed):
+    """Real-time search over a blueprint: ``search:store=BP[:seconds=5:streets=2,3:...]``
+    (:mod:`gamesolve_nlth.search.agent`)."""
+    from gamesolve_nlth.state import NLTHGame
+
+    if not isinstance(game, NLTHGame):
+        return None
+    from gamesolve_nlth.search.agent import make_search_agent
+
+    return make_search_agent(game, seed, dict(options))
+
+
+@hookimpl
 def gamesolve_lbr_agent(game, opponents, options, seed):
     """Local best response for hold'em (gamesolve_nlth.evaluate.lbr)."""
     from gamesolve_nlth.state import NLTHGame

@@ -49,5 +49,6 @@ def parse_sizes(text: str, default: str) -> dict[str, tuple[float, ...]]:
         if street in named:
             raise SpotError(f"sizes given twice for the {street}: {text!r}")
         named[street] = () if sizes.lower() == "none" else _sizes(sizes)
-    fallback = every if every is not None else _sizes(default)
-    return {s: named.get(s, fallback) for s in STREETS}
+    if every is None and len(named) < len(STREETS):
+        every = _sizes(default)
+    return {s: named[s] if s in named else every for s in STREETS}

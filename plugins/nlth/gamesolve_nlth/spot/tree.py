@@ -18,6 +18,8 @@ follow the first bet. Fold (when facing a bet) and check/call are always there.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+
 import attrs
 import numpy as np
 
@@ -57,12 +59,15 @@ class Spot:
     river: StreetSizes = StreetSizes()
     allin_threshold: float = 0.67
     raise_cap: int = 3
+    big_blind: int = 2  # the smallest bet (the game's big blind; minimum raises follow from it)
 
     def __attrs_post_init__(self):
         if len(self.board) not in (3, 4, 5) or len(set(self.board)) != len(self.board):
             raise SpotError(f"a board is 3, 4 or 5 different cards, got {len(self.board)}")
-        if self.pot < 8 or self.pot % 2:
-            raise SpotError(f"the pot must be an even number of chips, at least 8, got {self.pot}")
+        if self.big_blind < 2:
+            raise SpotError(f"the big blind is at least 2 chips, got {self.big_blind}")
+        if self.pot < max(8, 2 * self.big_blind) or self.pot % 2:
+            raise SpotError(f"the pot must be an even number of chips, at least {max(8, 2 * self.big_blind)}, got {self.pot}")
         if self.stack < 1:
             raise SpotError(f"the stack behind must be positive, got {self.stack}")
         if not 0.0 < self.allin_threshold <= 1.0:
@@ -75,25 +80,27 @@ class Spot:
 
 
 def _root(spot: Spot) -> np.ndarray:
-    """The engine at the spot: a preflop raise to half the pot, called, then checks to the
-    spot's street; the board dealt."""
+    """The engine at the spot: both players put half the pot in preflop (as blinds, then
+    checked down to the spot's street), the board dealt, and the spot's big blind as the
+    smallest bet from there on."""
     used = set(spot.board)
     holes = [c for c in range(52) if c not in used][:4]  # placeholders: betting ignores cards
     cards = np.array(holes + list(spot.board), dtype=np.int64)
-    start = spot.pot // 2 + spot.stack
-    # Button (seat 1) posts the small blind heads-up and opens; seat 0 is the big blind.
-    s = E.new_hand(np.array([start, start], dtype=np.int64), 1, 2, 1, cards, len(cards))
-    E.apply_raise_to(s, spot.pot // 2)
-    E.apply_call(s)
+    half = spot.pot // 2
+    start = half + spot.stack
+    # Button (seat 1) posts the small blind heads-up and acts first preflop; seat 0 is the big blind.
+    s = E.new_hand(np.array([start, start], dtype=np.int64), half, half, 1, cards, len(cards))
     while E.next_actor(s) >= 0 and s[E.H_STREET] < len(spot.board) - 2:
         E.apply_call(s)  # checked down to the spot's street
     if E.next_actor(s) < 0 or s[E.H_STREET] != len(spot.board) - 2:
         raise SpotError("the spot could not be set up in the rules engine")
+    s[E.H_BB] = spot.big_blind  # minimum bets and raises follow the game's big blind
     return s
 
 
-def _actions(spot: Spot, s: np.ndarray, start_commit: int) -> list[tuple[int, int]]:
-    """``(class, engine amount)`` of the spot's actions at decision state ``s``."""
+def _actions(spot: Spot, s: np.ndarray, start_commit: int, added=()) -> list[tuple[int, int]]:
+    """``(class, engine amount)`` of the spot's actions at decision state ``s``, with the
+    raise-to amounts ``added`` (actions a search adds, Algorithm 2 lines 5-7)."""
     can_fold, _, call, lo, hi = E.legal(s)
     p = int(s[E.H_ACTOR])
     bet = int(s[E.BET + p])
@@ -101,12 +108,15 @@ def _actions(spot: Spot, s: np.ndarray, start_commit: int) -> list[tuple[int, in
     out.append((CALL, bet + call))
     raises = int(s[E.H_RAISES])
     sizes = spot.sizes(int(s[E.H_STREET]))
-    if lo < 0 or raises > spot.raise_cap:
+    if lo < 0:
+        return out
+    targets = {min(max(int(to), lo), hi) for to in added}
+    if raises > spot.raise_cap:
+        out.extend((RAISE, to) for to in sorted(targets))
         return out
     mb = int(E.max_bet(s))
     base = int(E.pot(s)) + (mb - bet)  # the pot after calling
     fractions = sizes.bets if raises == 0 else sizes.raises
-    targets = set()
     for f in fractions:
         to = hi if f == ALLIN else min(max(mb + int(round(f * base)), lo), hi)
         committed = int(s[E.COMMIT + p]) - bet + to - start_commit
@@ -130,18 +140,22 @@ def _apply(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int]:
     return child, raise_action(amount)
 
 
-def build_spot(spot: Spot) -> FactoredGame:
-    """The spot as a :class:`FactoredGame` with item removal (see the module docstring)."""
+def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | None = None) -> FactoredGame:
+    """The spot as a :class:`FactoredGame` with item removal (see the module docstring).
+
+    :param added: raise-to amounts to offer besides the spot's sizes, by the path of edge
+        labels (actions and cards) from the root to the decision node."""
     root = _root(spot)
+    added = dict(added or {})
     start_commit = int(root[E.COMMIT + 0])
     kinds, players, rounds, levels, commits, folds, poker = [], [], [], [], [], [], []
     node_board: list[tuple[int, ...]] = []
     children: list[list[int]] = []
     labels: list[list[int]] = []
     classes: list[list[int]] = []
-    stack = [(root, tuple(spot.board), -1, 0, -1)]
+    stack = [(root, tuple(spot.board), -1, 0, -1, ())]
     while stack:
-        s, board, parent, label, cls = stack.pop()
+        s, board, parent, label, cls, path = stack.pop()
         node = len(kinds)
         actor = int(E.next_actor(s))
         street = int(s[E.H_STREET])
@@ -170,11 +184,11 @@ def build_spot(spot: Spot) -> FactoredGame:
             for card in reversed([c for c in range(52) if c not in board]):
                 child = s.copy()
                 E.deal_card(child, card if card in free else free[0])
-                stack.append((child, board + (card,), node, card, -1))
+                stack.append((child, board + (card,), node, card, -1, path + (card,) if added else ()))
             continue
-        for action_kind, amount in reversed(_actions(spot, s, start_commit)):
+        for action_kind, amount in reversed(_actions(spot, s, start_commit, added.get(path, ()))):
             child, action = _apply(s, action_kind, amount)
-            stack.append((child, board, node, action, action_kind))
+            stack.append((child, board, node, action, action_kind, path + (action,) if added else ()))
     return _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes)
 
 

@@ -1,0 +1,378 @@
+"""Real-time search for hold'em (supplement, "Further details of the real-time search
+algorithm"; Algorithm 2), over the core's pieces: range beliefs with card removal
+(:class:`~gamesolve.search.beliefs.ItemRanges`), subgames as factored games with item removal
+(the spot builder, :mod:`gamesolve_nlth.spot.tree`) and vector-form CFR
+(:class:`~gamesolve.solve.vcfr.VectorCFR`, Linear CFR by default) with frozen rows.
+
+How a hand goes for the agent in ``seat``:
+
+* Beliefs are one vector over the 1,326 hole-card pairs per player, at the root of the
+  current betting round. When a round ends they are carried to the next root by Bayes' rule
+  with the profile sigma (lines 16-19): the blueprint where the round was not searched, else
+  the latest search's *average* strategy; for the agent's own actions, the probabilities it
+  actually played with for its actual hand (line 13), sigma for its other hands. Board cards
+  remove the hands holding them.
+* Which rounds search (``streets``, default the turn and the river) and with whom: heads-up
+  pots (two players left with chips behind). The subgame runs from the round's root to the
+  end of the game (the paper's shape for two players). Other decisions play the blueprint.
+* The subgame offers fold, check/call and the search's bet sizes; an opponent's action the
+  subgame does not offer is added where it was taken and the round is re-solved from its
+  root (lines 5-8), with the agent's own earlier actions in the round frozen for its
+  actual hand.
+* Each solve runs until its time budget (``seconds``) or ``iterations``; the agent plays the
+  final iteration's strategy (``play=current``, as Pluribus) and keeps the average as sigma.
+
+What is not here yet (issue 12): searching the first round (leaves with continuation
+strategies over hold'em hands) and pots of three or more players (a multiway showdown over
+ranges), and the flop by default (the vector solver's memory: enable with ``streets=1,2,3``
+and small flop sizes).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+
+import attrs
+import numpy as np
+
+from gamesolve.agents import Agent, hand_seed
+from gamesolve.game.state import CHANCE
+from gamesolve.search.beliefs import ItemRanges
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS
+from gamesolve.solve.vcfr import VectorCFR
+from gamesolve_nlth import engine as E
+from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
+from gamesolve_nlth.spot.sizes import parse_sizes
+from gamesolve_nlth.spot.tree import STREETS, Spot, SpotError, StreetSizes, build_spot, spot_ranges
+from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, action_raise_to, raise_action
+
+
+@attrs.frozen
+class NLTHSearchConfig:
+    """Options of ``search:store=BP[:KEY=VALUE...]`` for hold'em.
+
+    :ivar seconds: time budget of one solve (0: none; then ``iterations`` decide alone and
+        play is reproducible on any machine).
+    :ivar iterations: most iterations of one solve.
+    :ivar algorithm: the vector solver's preset (``lcfr``: Linear CFR, as Pluribus; ``dcfr``...).
+    :ivar play: ``current`` (final iteration, as Pluribus) or ``average``.
+    :ivar streets: rounds that search (1 flop, 2 turn, 3 river).
+    :ivar bets, raises: the subgame's sizes, as ``gamesolve spot`` writes them.
+    """
+
+    seconds: float = 5.0
+    iterations: int = 1000
+    algorithm: str = attrs.field(default="lcfr", validator=attrs.validators.in_(tuple(TABULAR_ALGORITHMS)))
+    play: str = attrs.field(default="current", validator=attrs.validators.in_(("current", "average")))
+    streets: tuple[int, ...] = (2, 3)
+    bets: str = "flop=75%,allin turn=75%,allin river=50%,100%,allin"
+    raises: str = "allin"
+    raise_cap: int = 2
+    allin_threshold: float = 0.67
+    threads: int = 1
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, str]) -> NLTHSearchConfig:
+        """A configuration from ``KEY=VALUE`` strings; :class:`ValueError` names a bad one."""
+        known = {
+            "seconds": float, "iterations": int, "algorithm": str, "play": str, "bets": str, "raises": str,
+            "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,
+            "allin_threshold": float, "threads": int,
+        }  # fmt: skip
+        values = {}
+        for key, raw in options.items():
+            if key not in known:
+                raise ValueError(f"unknown nlth search option {key!r} (known: store, {', '.join(known)})")
+            try:
+                values[key] = known[key](str(raw))
+            except ValueError:
+                raise ValueError(f"search option {key}={raw!r} is not valid") from None
+        checks = {
+            "seconds": lambda v: v >= 0, "iterations": lambda v: v >= 1, "raise_cap": lambda v: v >= 0,
+            "allin_threshold": lambda v: 0 < v <= 1, "threads": lambda v: v >= 1,
+            "streets": lambda v: set(v) <= {1, 2, 3},
+        }  # fmt: skip
+        for key, ok in checks.items():
+            if key in values and not ok(values[key]):
+                raise ValueError(f"search option {key}={options[key]!r} is out of range")
+        try:
+            config = cls(**values)
+        except ValueError as exc:
+            raise ValueError(f"search option {exc.args[0]}") from None
+        config.sizes()  # bad sizes fail here, before any hand
+        return config
+
+    def sizes(self) -> dict[str, StreetSizes]:
+        try:
+            first, then = parse_sizes(self.bets, self.bets), parse_sizes(self.raises, self.raises)
+        except SpotError as exc:
+            raise ValueError(f"search option bets/raises: {exc}") from None
+        return {s: StreetSizes(first[s], then[s]) for s in STREETS}
+
+
+@attrs.frozen
+class Decision:
+    """One decision of the agent: its round, the seconds it took (searches since the last
+    decision included) and whether a search decided it."""
+
+    street: int
+    seconds: float
+    searched: bool
+
+
+@attrs.frozen(eq=False)
+class _Solved:
+    """A solved round: the subgame, who is who, and the strategies."""
+
+    form: object
+    seats: tuple[int, int]  # the real seat of subgame player 0 (first to act) and 1
+    average: np.ndarray
+    current: np.ndarray
+    row_offset: np.ndarray
+    iterations: int
+
+    def rows(self, node: int, which: str) -> np.ndarray:
+        """``[1326, actions]`` the strategy at ``node``."""
+        n_act = int(self.form.num_actions[node])
+        base = self.row_offset[self.form.row_owner[node]]
+        rows = self.average if which == "average" else self.current
+        return rows[base : base + NUM_HANDS * n_act].reshape(NUM_HANDS, n_act)
+
+
+class NLTHSearchAgent(Agent):
+    """Plays one seat with real-time search (see the module docstring)."""
+
+    name = "search"
+
+    def __init__(self, game: NLTHGame, blueprint, config: NLTHSearchConfig = NLTHSearchConfig(), seed: int = 0):
+        self.game = game
+        self.blueprint = blueprint
+        self.config = config
+        self.sizes = config.sizes()
+        self.seed = seed
+        self.decisions: list[Decision] = []
+        self.new_hand(0, 0)
+
+    # -- a hand --------------------------------------------------------------------------
+    def new_hand(self, seat: int, hand: int) -> None:
+        self.blueprint.new_hand(seat, hand)
+        self.rng = np.random.default_rng(hand_seed(self.seed, hand))
+        self.seat = seat
+        self.ranges = ItemRanges.initial(HAND_CARDS, self.game.num_players)  # at the round's root
+        self.root: NLTHState | None = None  # the round's root
+        self.actions: list[tuple[NLTHState, int, int]] = []  # (state, player, action) since the root
+        self.cards: list[int] = []  # board cards dealt since the root
+        self.added: dict[tuple[int, ...], set[int]] = {}  # path -> raise-to amounts added this round
+        self.frozen: dict[tuple[int, ...], dict[int, float]] = {}  # our path -> probabilities played
+        self.solved: _Solved | None = None
+        self.stale = False  # an action was added since the last solve
+        self._built = None  # (added, the round's subgame)
+        self._round_spot = None
+        self.busy = 0.0
+
+    def observe(self, state: NLTHState, action: int) -> None:
+        started = time.perf_counter()
+        player = state.current_player()
+        if player == CHANCE:
+            if int(state.s[E.H_NDEALT]) >= 2 * self.game.num_players:  # a board card (hole cards are private)
+                self.cards.append(int(action))
+        else:
+            if player != self.seat and self._searching() and not self._offered(state, action):
+                # Lines 5-7: the action joins the subgame where it was taken; the round is
+                # re-solved from its root before sigma or play needs it.
+                self.added.setdefault(self._path(state), set()).add(action_raise_to(self._spot_label(state, action)))
+                self.stale = True
+            self.actions.append((state, player, int(action)))
+        child = state.child(action)
+        if child.current_player() >= 0 and (self.root is None or child.street != self.root.street):
+            self._new_round(child)
+        self.busy += time.perf_counter() - started
+
+    def act(self, state: NLTHState, seat: int) -> int:
+        started = time.perf_counter()
+        searched = self._searching()
+        action = None
+        if searched:
+            action = self._search_action(state)
+        if action is None:
+            searched = False
+            action = self.blueprint.act(state, seat)
+        self.decisions.append(Decision(state.street, self.busy + time.perf_counter() - started, searched))
+        self.busy = 0.0
+        return action
+
+    # -- beliefs ---------------------------------------------------------------------------
+    def _new_round(self, root: NLTHState) -> None:
+        """CHECKNEWROUND: carry the beliefs to the new round's root with sigma."""
+        if self.stale:
+            self._solve()  # sigma of this round includes the added actions
+        ranges = self.ranges
+        for state, player, action in self.actions:
+            ranges = ranges.after_action(player, self._sigma(state, player, action))
+        for card in self.cards:
+            ranges = ranges.after_item(card)
+        if self.root is None:  # the first round: the board is whatever is out already (none)
+            for card in root.board:
+                ranges = ranges.after_item(card)
+        self.ranges, self.root = ranges, root
+        self.actions, self.cards, self.added, self.frozen = [], [], {}, {}
+        self.solved, self.stale, self._built, self._round_spot = None, False, None, None
+
+    def _sigma(self, state: NLTHState, player: int, action: int) -> np.ndarray:
+        """``float[1326]``: sigma's probability of ``action`` at ``state`` for each hand of
+        ``player``: the last solve's average where it covers the state, else the blueprint;
+        for the agent's own action, what it played with for its actual hand."""
+        out = None
+        label = self._spot_label(state, action) if self.solved is not None else None
+        if self.solved is not None:
+            node = _walk(self.solved.form, self._path(state))
+            labels = [] if node is None else [int(a) for a in self.solved.form.labels(node)]
+            if label in labels:
+                out = self.solved.rows(node, "average")[:, labels.index(label)].copy()
+        if out is None:
+            out = self._blueprint_probs(state, player, action)
+        played = self.frozen.get(self._path(state)) if player == self.seat else None
+        if played is not None:
+            out[hand_index(*state.hole_cards(self.seat))] = played.get(label, 0.0)
+        return out
+
+    def _blueprint_probs(self, state: NLTHState, player: int, action: int) -> np.ndarray:
+        board = set(state.board)
+        free = np.array([h for h in range(NUM_HANDS) if int(HAND_CARDS[h, 0]) not in board and int(HAND_CARDS[h, 1]) not in board])
+        actions, probs = self.blueprint.range_probabilities(state, player, HAND_CARDS[free].astype(np.int64))
+        out = np.zeros(NUM_HANDS)
+        out[free] = probs[:, _closest(actions, action)]
+        return out
+
+    # -- the subgame -----------------------------------------------------------------------
+    def _searching(self) -> bool:
+        """Whether this round searches: a searched street, two players left, both with chips."""
+        root = self.root
+        if root is None or root.street not in self.config.streets:
+            return False
+        active = [p for p, a in enumerate(root.in_hand) if a]
+        return len(active) == 2 and all(root.stacks[p] > 0 for p in active)
+
+    def _spot(self) -> tuple[Spot, tuple[int, int]]:
+        """The round's root as a two-player spot, and the real seats of its players."""
+        if self._round_spot is None:
+            self._round_spot = self._make_spot()
+        return self._round_spot
+
+    def _make_spot(self) -> tuple[Spot, tuple[int, int]]:
+        root = self.root
+        first = root.current_player()
+        other = next(p for p, a in enumerate(root.in_hand) if a and p != first)
+        pot = root.pot + root.pot % 2  # both players "put in" half (dead money shared; see docs/search.md)
+        stack = min(root.stacks[first], root.stacks[other])
+        s = self.sizes
+        spot = Spot(tuple(root.board), pot, stack, s["flop"], s["turn"], s["river"], self.config.allin_threshold,
+                    self.config.raise_cap, self.game.big_blind)  # fmt: skip
+        return spot, (first, other)
+
+    def _form(self):
+        """The round's subgame with the actions added so far (built once per addition)."""
+        key = tuple(sorted((k, tuple(sorted(v))) for k, v in self.added.items()))
+        if self._built is None or self._built[0] != key:
+            spot, _ = self._spot()
+            self._built = (key, build_spot(spot, self.added))
+        return self._built[1]
+
+    def _solve(self) -> None:
+        """Search(G_root): the round's subgame from its root, with the added actions and the
+        agent's own earlier actions in the round frozen for its actual hand."""
+        spot, seats = self._spot()
+        form = self._form()
+        reach = spot_ranges(spot, self.ranges.reach[seats[0]], self.ranges.reach[seats[1]])
+        self.solved, self.stale = None, False
+        if not reach[0].any() or not reach[1].any():
+            return  # the beliefs say this cannot happen: play the blueprint
+        mine = hand_index(*self.root.hole_cards(self.seat))
+        frozen = {}
+        for path, played in self.frozen.items():
+            node = _walk(form, path)
+            if node is not None:
+                frozen[(node, mine)] = np.array([played.get(int(a), 0.0) for a in form.labels(node)])
+        solver = VectorCFR(form, TABULAR_ALGORITHMS[self.config.algorithm], root_reach=reach, frozen=frozen,
+                           threads=self.config.threads)  # fmt: skip
+        started = time.perf_counter()
+        while solver.iterations < self.config.iterations:
+            solver.run(1)
+            if self.config.seconds > 0 and time.perf_counter() - started >= self.config.seconds:
+                break  # anytime: the budget is spent, play what there is
+        self.solved = _Solved(form, seats, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
+
+    def _path(self, state: NLTHState) -> tuple[int, ...]:
+        """The subgame labels of the round's actions before ``state``."""
+        return tuple(self._spot_label(before, a) for before, _, a in self.actions if len(before.history) < len(state.history))
+
+    def _spot_label(self, state: NLTHState, action: int) -> int:
+        """A real action as the subgame's label: raises past the effective stack are its all-in."""
+        if action in (FOLD, CHECK_CALL) or not self._searching():
+            return int(action)
+        spot, _ = self._spot()
+        return raise_action(min(action_raise_to(action), spot.stack))
+
+    def _offered(self, state: NLTHState, action: int) -> bool:
+        """Whether the round's subgame offers ``action`` at ``state``."""
+        form = self._form()
+        node = _walk(form, self._path(state))
+        return node is not None and self._spot_label(state, action) in {int(a) for a in form.labels(node)}
+
+    def _search_action(self, state: NLTHState) -> int | None:
+        if self.solved is None or self.stale:
+            self._solve()
+        if self.solved is None:
+            return None
+        path = self._path(state)
+        node = _walk(self.solved.form, path)
+        if node is None:
+            return None
+        probs = self.solved.rows(node, self.config.play)[hand_index(*state.hole_cards(self.seat))]
+        labels = [int(a) for a in self.solved.form.labels(node)]
+        self.frozen[path] = {a: float(p) for a, p in zip(labels, probs)}  # line 13
+        label = labels[int(self.rng.choice(len(labels), p=probs / probs.sum()))]
+        return _real_action(state, label)
+
+
+def _walk(form, path: tuple[int, ...]) -> int | None:
+    """The node reached from the root by ``path`` (edge labels), None if it leaves the form."""
+    node = 0
+    for label in path:
+        labels = [int(a) for a in form.labels(node)]
+        if label not in labels:
+            return None
+        node = int(form.children(node)[labels.index(label)])
+    return node
+
+
+def _real_action(state: NLTHState, label: int) -> int:
+    if label == FOLD and state.call_amount > 0:
+        return FOLD
+    lo, hi = state.min_raise_to, state.max_raise_to
+    if label in (FOLD, CHECK_CALL) or lo is None:
+        return CHECK_CALL
+    return raise_action(min(max(action_raise_to(label), lo), hi))
+
+
+def _closest(actions: list[int], action: int) -> int:
+    """The column of ``action`` among the blueprint's real ``actions``, else of the nearest
+    one of its kind (raises by the ratio of raise-to amounts)."""
+    if action in actions:
+        return actions.index(action)
+    raises = [i for i, a in enumerate(actions) if a >= 2]
+    if action in (FOLD, CHECK_CALL) or not raises:
+        return actions.index(CHECK_CALL) if CHECK_CALL in actions else 0
+    to = action_raise_to(action)
+    return min(raises, key=lambda i: abs(math.log(action_raise_to(actions[i]) / to)))
+
+
+def make_search_agent(game: NLTHGame, seed: int, options: dict[str, str]) -> NLTHSearchAgent:
+    """``search:store=BP[:KEY=VALUE...]`` (:meth:`NLTHSearchConfig.from_options`)."""
+    from gamesolve_nlth.agents.blueprint import BlueprintAgent
+
+    store = options.pop("store", None)
+    config = NLTHSearchConfig.from_options(options)  # bad options fail before the store is read
+    return NLTHSearchAgent(game, BlueprintAgent(game, seed, store), config, seed)

@@ -1,0 +1,212 @@
+"""Real-time search for hold'em: the agent searches heads-up turns and rivers from the
+round's root, adds an opponent's off-tree bet and re-solves, freezes its own play for its
+actual hand, and carries range beliefs between rounds by Bayes' rule with sigma."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gamesolve.search.beliefs import ItemRanges
+from gamesolve_nlth.cards import parse_cards
+from gamesolve_nlth.search.agent import NLTHSearchAgent, NLTHSearchConfig
+from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
+from gamesolve_nlth.state import CHECK_CALL, NLTHGame, raise_action
+
+DECK = parse_cards("AsKd" "QhQc" "2h7c9s" "Td" "3c")  # hole cards of seats 0 and 1, flop, turn, river
+QUICK = {"seconds": "0", "iterations": "8"}
+
+
+def play(agent, seat, opponent, deck=DECK):
+    """One heads-up hand: chance deals ``deck`` in order, ``agent`` plays ``seat``,
+    ``opponent(state)`` the other seat; every transition is shown to the agent."""
+    game = agent.game
+    agent.new_hand(seat, 0)
+    state, k, log = game.new_initial_state(), 0, []
+    while not state.is_terminal():
+        p = state.current_player()
+        if p < 0:
+            action, k = deck[k], k + 1
+        elif p == seat:
+            action = agent.act(state, seat)
+        else:
+            action = opponent(state)
+        log.append((state, action))
+        agent.observe(state, action)
+        state = state.child(action)
+    return state, log
+
+
+def caller(state):
+    return CHECK_CALL
+
+
+def odd_sizer(state):
+    """Checks and calls, except on the turn: bets 333 when checked to, and raises to 17 chips
+    above the minimum when facing a bet (sizes no search abstraction offers)."""
+    if state.street == 2 and state.min_raise_to is not None:
+        if max(state.bets) == 0:
+            return raise_action(333)
+        if state.bets[state.current_player()] == 0:
+            return raise_action(min(state.min_raise_to + 17, state.max_raise_to))
+    return CHECK_CALL
+
+
+AGENT_SEAT = 1  # the big blind heads-up: first to act after the flop, never facing a bet against `caller`
+
+
+class CallingBlueprint:
+    """A stand-in blueprint that checks and calls (so every hand reaches the river), with
+    hand-dependent probabilities for Bayes' rule: calling a bet with probability
+    ``0.3 + 0.7 * (h mod 7) / 6`` for hand ``h``, checking always."""
+
+    def new_hand(self, seat, hand):
+        pass
+
+    def act(self, state, seat):
+        return CHECK_CALL
+
+    def range_probabilities(self, state, seat, holes):
+        if state.call_amount == 0:
+            return [CHECK_CALL], np.ones((len(holes), 1))
+        h = np.array([hand_index(int(a), int(b)) for a, b in holes])
+        call = 0.3 + 0.7 * (h % 7) / 6
+        return [0, CHECK_CALL], np.stack([1 - call, call], axis=1)
+
+
+@pytest.fixture
+def agent_factory():
+    def make(**options):
+        config = NLTHSearchConfig.from_options({**QUICK, **options})
+        return NLTHSearchAgent(NLTHGame(players=2), CallingBlueprint(), config, seed=7)
+
+    return make
+
+
+def test_search_plays_legal_hands_against_a_trained_blueprint(hu_blueprint):
+    """The agent over a real blueprint store, through the match runner."""
+    from gamesolve.evaluate.match import make_agents, play_match
+    from gamesolve.plugins import make_plugin_manager
+    from gamesolve_nlth import plugin as nlth_plugin
+
+    host = make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
+    game = NLTHGame(players=2)
+    texts = [f"search:store={hu_blueprint}:seconds=0:iterations=4", f"blueprint:store={hu_blueprint}"]
+    agents, names = make_agents(host.agents, game, texts, 3, plugins=host.pm)
+    result = play_match(game, agents, 8, seed=3, names=names)
+    assert result.hands == 8
+    assert agents[0].decisions and all(d.seconds >= 0 for d in agents[0].decisions)
+
+
+def test_item_ranges_remove_dealt_cards_and_multiply_by_the_action_probability():
+    ranges = ItemRanges.initial(HAND_CARDS, 2).after_item(51)
+    holding = (HAND_CARDS == 51).any(axis=1)
+    assert not ranges.reach[:, holding].any() and ranges.reach[:, ~holding].all()
+    probs = np.linspace(0, 1, NUM_HANDS)
+    after = ranges.after_action(1, probs)
+    assert np.array_equal(after.reach[1], ranges.reach[1] * probs)
+    assert np.array_equal(after.reach[0], ranges.reach[0])
+
+
+def test_an_action_the_profile_never_takes_leaves_the_beliefs_as_they_were():
+    ranges = ItemRanges.initial(HAND_CARDS, 2)
+    after = ranges.after_action(0, np.zeros(NUM_HANDS))
+    assert np.array_equal(after.reach, ranges.reach) and after.skipped_updates == 1
+
+
+def test_bad_search_options_are_refused_before_any_store_is_read():
+    with pytest.raises(ValueError, match="unknown nlth search option"):
+        NLTHSearchConfig.from_options({"depth": "round"})
+    with pytest.raises(ValueError, match="not a bet size"):
+        NLTHSearchConfig.from_options({"bets": "huge"})
+    with pytest.raises(ValueError, match="out of range"):
+        NLTHSearchConfig.from_options({"streets": "0,2"})
+
+
+def test_heads_up_turns_and_rivers_are_searched_and_earlier_rounds_play_the_blueprint(agent_factory):
+    agent = agent_factory(bets="50%", raises="none")  # no all-in: the hand reaches the river
+    play(agent, AGENT_SEAT, caller)
+    by_street = {d.street: d.searched for d in agent.decisions}
+    assert by_street == {0: False, 1: False, 2: True, 3: True}
+    assert all(d.seconds >= 0 for d in agent.decisions)
+
+
+def test_an_off_tree_bet_is_added_where_it_was_taken_and_the_round_re_solved(agent_factory):
+    agent = agent_factory(bets="50%", raises="none")
+    solves = []
+    original = agent._solve
+
+    def spy():
+        original()
+        solves.append((agent.root.street, dict(agent.added), agent.solved))
+
+    agent._solve = spy
+    _, log = play(agent, AGENT_SEAT, odd_sizer)
+    odd = [(s, a) for s, a in log if s.street == 2 and s.current_player() == 1 - AGENT_SEAT and a >= 2]
+    assert odd, "the opponent made its odd-sized turn bet"
+    turn = [(added, solved) for street, added, solved in solves if street == 2]
+    assert len(turn) >= 2 and not turn[0][0]  # the round's first solve, then a re-solve with the bet
+    (path, amounts), = turn[-1][0].items()
+    node = 0
+    form = turn[-1][1].form
+    for label in path:
+        node = int(form.children(node)[[int(a) for a in form.labels(node)].index(label)])
+    assert [raise_action(a) for a in amounts] == [odd[0][1]]
+    assert odd[0][1] in [int(a) for a in form.labels(node)]
+
+
+def test_own_play_is_frozen_for_the_actual_hand_when_the_round_is_re_solved(agent_factory):
+    agent = agent_factory(bets="50%", raises="none")
+    solves = []
+    original = agent._solve
+
+    def spy():
+        frozen = dict(agent.frozen)
+        original()
+        solves.append((agent.root.street, frozen, agent.solved))
+
+    agent._solve = spy
+    play(agent, AGENT_SEAT, odd_sizer)
+    street, frozen, solved = next((st, f, so) for st, f, so in solves if st == 2 and f)
+    mine = hand_index(*DECK[2 * AGENT_SEAT : 2 * AGENT_SEAT + 2])
+    for path, played in frozen.items():
+        node = 0
+        for label in path:
+            node = int(solved.form.children(node)[[int(a) for a in solved.form.labels(node)].index(label)])
+        labels = [int(a) for a in solved.form.labels(node)]
+        expected = np.array([played[a] for a in labels])
+        assert np.allclose(solved.rows(node, "current")[mine], expected)
+        assert np.allclose(solved.rows(node, "average")[mine], expected)
+
+
+def test_beliefs_at_the_river_are_the_turn_root_beliefs_times_sigma(agent_factory):
+    agent = agent_factory(play="average", bets="50%", raises="none")
+    turn = {}
+
+    original = agent._new_round
+
+    def spy(root):
+        if root.street == 3:
+            turn["ranges"], turn["solved"], turn["actions"] = agent.ranges, agent.solved, list(agent.actions)
+        original(root)
+
+    agent._new_round = spy
+    play(agent, AGENT_SEAT, caller)
+    ranges, solved, actions = turn["ranges"], turn["solved"], turn["actions"]
+    expected = ranges.reach.copy()
+    node = 0
+    for state, player, action in actions:
+        labels = [int(a) for a in solved.form.labels(node)]
+        # (with play=average, what the agent played with its own hand is sigma too)
+        expected[player] *= solved.rows(node, "average")[:, labels.index(action)]
+        node = int(solved.form.children(node)[labels.index(action)])
+    river = DECK[8]
+    expected[:, (HAND_CARDS == river).any(axis=1)] = 0.0
+    assert np.allclose(agent.ranges.reach, expected)
+
+
+def test_the_same_seed_plays_the_same_hand(agent_factory):
+    a, b = agent_factory(), agent_factory()
+    _, log_a = play(a, AGENT_SEAT, odd_sizer)
+    _, log_b = play(b, AGENT_SEAT, odd_sizer)
+    assert [x for _, x in log_a] == [x for _, x in log_b]
