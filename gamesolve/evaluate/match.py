@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
+import numpy as np
 
 from gamesolve.agents import Agent, AgentSpec
 from gamesolve.evaluate.statistics import win_rate
@@ -78,6 +79,7 @@ class AgentResult:
     total: float  # total winnings in game units over all hands
     hands: int
     aivat: dict[str, float] | None = None
+    latency: dict[str, Any] | None = None  # seconds per decision: see :func:`latency_summary`
 
 
 @attrs.define
@@ -115,6 +117,12 @@ class MatchResult:
         ]
         for a in self.agents:
             lines.append(f"{a.name:<24} {a.win_rate:>+12.2f} {a.stderr:>10.2f} {a.p_value:>8.4f}")
+        slow = [a for a in self.agents if a.latency and a.latency["p95"] >= 0.1]
+        if slow:
+            lines.append("seconds per decision (median / 95th percentile, by round):")
+            for a in slow:
+                rounds = " ".join(f"r{r}={v['median']:.2f}/{v['p95']:.2f}" for r, v in a.latency["by_round"].items())
+                lines.append(f"{a.name:<24} {a.latency['median']:>8.2f} / {a.latency['p95']:.2f}  {rounds}")
         corrected = [a for a in self.agents if a.aivat]
         if corrected:
             lines.append("AIVAT (agents that expose their strategy; docs/evaluation.md):")
@@ -124,6 +132,22 @@ class MatchResult:
                 lines.append(f"{a.name:<24} {v['win_rate']:>+12.2f} {v['stderr']:>10.2f} {v['p_value']:>8.4f} "
                              f"{'/' + format(v['variance_reduction'], '.1f'):>10}")
         return lines
+
+
+def latency_summary(decisions: Sequence[tuple[int, float]]) -> dict[str, Any] | None:
+    """Seconds per decision: count, median, 95th percentile and max, overall and by round
+    (``by_round[r]``); None for an agent that made no decision."""
+    if not decisions:
+        return None
+
+    def stats(seconds: list[float]) -> dict[str, float]:
+        x = np.asarray(seconds)
+        return {"decisions": len(x), "median": float(np.median(x)), "p95": float(np.percentile(x, 95)), "max": float(x.max())}
+
+    by_round: dict[int, list[float]] = {}
+    for r, t in decisions:
+        by_round.setdefault(int(r), []).append(t)
+    return {**stats([t for _, t in decisions]), "by_round": {r: stats(v) for r, v in sorted(by_round.items())}}
 
 
 def unit_of(game: Game) -> tuple[str, float]:
@@ -173,22 +197,32 @@ def _sample(outcomes: Sequence[tuple[int, float]], u: float) -> int:
 
 
 def play_hand(game: Game, seated: Sequence[Agent], number: int, replay: _DealReplay,
-              steps: list[tuple[State, int]] | None = None) -> State:
+              steps: list[tuple[State, int]] | None = None,
+              decisions: list[list[tuple[int, float]]] | None = None) -> State:  # fmt: skip
     """Play one hand with ``seated[s]`` in seat ``s``; return the terminal state.
-    ``steps`` (if given) receives every transition ``(state, action)``."""
+    ``steps`` (if given) receives every transition ``(state, action)``; ``decisions[s]`` (if
+    given) the ``(round, seconds)`` of each decision of seat ``s``: the time in ``act`` plus
+    the time the agent spent observing since its previous decision (a search may run there)."""
     for seat, agent in enumerate(seated):
         agent.new_hand(seat, number)
     state = game.new_initial_state()
     chance_index = 0
+    busy = [0.0] * len(seated)
     while not state.is_terminal():
         player = state.current_player()
         if player == CHANCE:
             action = replay.outcome(state, chance_index)
             chance_index += 1
         else:
+            started = time.perf_counter()
             action = seated[player].act(state, player)
-        for agent in seated:
+            if decisions is not None:
+                decisions[player].append((state.betting_round(), busy[player] + time.perf_counter() - started))
+                busy[player] = 0.0
+        for seat, agent in enumerate(seated):
+            started = time.perf_counter()
             agent.observe(state, action)
+            busy[seat] += time.perf_counter() - started
         if steps is not None:
             steps.append((state, action))
         try:
@@ -260,6 +294,7 @@ def play_match(
     totals = [sum(row[i] for row in deal_totals) for i in range(p)]  # in deal order, whatever the workers
     records = [r for part in played for r in part[2]]
     corrected = [row for part in played for row in part[3]]
+    decisions = [[d for part in played for d in part[4][i]] for i in range(p)]
     results = []
     for i in range(p):
         wr = win_rate([row[i] * scale for row in per_deal])
@@ -269,7 +304,8 @@ def play_match(
             reduction = (wr.stderr / av.stderr) ** 2 if av.stderr > 0 else float("inf")
             extra = {"win_rate": av.mean, "stderr": av.stderr, "p_value": av.p_value, "variance_reduction": reduction,
                      "values": getattr(estimators[i], "description", "")}
-        results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p, extra))
+        results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p, extra,
+                                   latency_summary(decisions[i])))  # fmt: skip
     return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records)
 
 
@@ -284,9 +320,10 @@ class _Table:
     keep_hands: bool
     estimators: list | None = None  # AIVAT estimator per agent (None: not evaluated)
 
-    def play_deals(self, first: int, last: int) -> tuple[list[list[float]], list[list[float]], list[HandRecord], list[list[float]]]:
+    def play_deals(self, first: int, last: int) -> tuple[list[list[float]], list[list[float]], list[HandRecord], list[list[float]], list[list[tuple[int, float]]]]:
         """Deals ``first..last-1``: per deal and agent the result per hand and the total
-        winnings; the hand records; per deal and agent the AIVAT estimate per hand."""
+        winnings; the hand records; per deal and agent the AIVAT estimate per hand; per agent
+        the ``(round, seconds)`` of its decisions."""
         from gamesolve.evaluate.aivat import HandLog
 
         p = self.game.num_players
@@ -294,6 +331,7 @@ class _Table:
         deal_totals = []
         corrected = []
         records: list[HandRecord] = []
+        decisions: list[list[tuple[int, float]]] = [[] for _ in range(p)]  # per agent
         for deal in range(first, last):
             replay = _DealReplay(self.seed, deal)
             row = [0.0] * p
@@ -306,7 +344,10 @@ class _Table:
                     seated[s] = self.agents[i]
                 number = deal * p + rotation
                 steps: list | None = [] if self.estimators is not None else None
-                final = play_hand(self.game, seated, number, replay, steps)
+                seat_decisions: list[list[tuple[int, float]]] = [[] for _ in range(p)]
+                final = play_hand(self.game, seated, number, replay, steps, seat_decisions)
+                for i, s in enumerate(seat_of):
+                    decisions[i].extend(seat_decisions[s])
                 rets = [float(x) for x in final.returns()]
                 for i, s in enumerate(seat_of):
                     row[i] += rets[s] / p
@@ -325,7 +366,7 @@ class _Table:
             deal_totals.append(totals)
             if self.estimators is not None:
                 corrected.append(aivat_row)
-        return per_deal, deal_totals, records, corrected
+        return per_deal, deal_totals, records, corrected, decisions
 
 
 _FORKED_TABLE: _Table | None = None  # the table a forked worker plays at (inherited, not sent)

@@ -68,6 +68,11 @@ class State(abc.ABC):
         """A human-readable name for ``action`` at this state."""
         return str(action)
 
+    def betting_round(self) -> int:
+        """Optional: the round of play this state is in (poker: 0 preflop, 1 flop, ...),
+        which match summaries break decision times down by. 0 (the default): no rounds."""
+        return 0
+
     def action_class(self, action: int) -> str | None:
         """Optional: the class of ``action`` (poker: ``"fold"``, ``"call"``, ``"raise"``).
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -334,3 +335,34 @@ def test_a_recorded_chance_outcome_that_became_illegal_is_drawn_afresh():
     result = play_match(_PickThenDrawGame(2), [_Picks(0), _Picks(1)], 40, keep_hands=True)
     for record in result.records:
         assert record.state.history[1] in ((0, 1) if record.state.history[0] == 0 else (2, 3))
+
+
+class SlowPasser(Agent):
+    """Passes, after thinking ``seconds`` per decision (half of it while observing)."""
+
+    name = "slow"
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def observe(self, state, action):
+        if state.current_player() not in (CHANCE, self.seat):
+            time.sleep(self.seconds / 2)
+
+    def new_hand(self, seat, hand):
+        self.seat = seat
+
+    def act(self, state, seat):
+        time.sleep(self.seconds / 2)
+        return PASS
+
+
+def test_seconds_per_decision_are_reported_with_the_time_spent_observing():
+    result = play_match(KuhnGame(2), [SlowPasser(0.2), SlowPasser(0.0)], 2, seed=0)
+    slow, quick = result.agents
+    assert slow.latency["decisions"] >= 2
+    assert 0.1 <= slow.latency["median"] < 1.0  # act's half, plus the observed half where the other acted first
+    assert quick.latency["p95"] < 0.05
+    assert set(slow.latency["by_round"]) == {0}  # Kuhn has no rounds
+    assert any("seconds per decision" in line for line in result.summary_lines())
+    assert json.loads(json.dumps(result.as_dict()))["agents"][0]["latency"]["decisions"] == slow.latency["decisions"]

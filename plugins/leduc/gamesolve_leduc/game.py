@@ -82,6 +82,9 @@ class LeducState(State):
     def _over(self) -> bool:
         return self._in_hand() == 1 or self.round == 2
 
+    def betting_round(self) -> int:
+        return self.round
+
     def current_player(self) -> int:
         if self._over():
             return TERMINAL

@@ -215,6 +215,9 @@ class NLTHState(State):
         """0 preflop, 1 flop, 2 turn, 3 river."""
         return int(self.s[E.H_STREET])
 
+    def betting_round(self) -> int:
+        return self.street
+
     @property
     def pot(self) -> int:
         """Chips committed so far, including bets on this street."""
