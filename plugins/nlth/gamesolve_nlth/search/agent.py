@@ -152,7 +152,6 @@ class NLTHSearchAgent(Agent):
         self.config = config
         self.sizes = config.sizes()
         self.seed = seed
-        self.decisions: list[Decision] = []
         self.new_hand(0, 0)
 
     # -- a hand --------------------------------------------------------------------------
@@ -160,6 +159,7 @@ class NLTHSearchAgent(Agent):
         self.blueprint.new_hand(seat, hand)
         self.rng = np.random.default_rng(hand_seed(self.seed, hand))
         self.seat = seat
+        self.decisions: list[Decision] = []  # this hand's
         self.ranges = ItemRanges.initial(HAND_CARDS, self.game.num_players)  # at the round's root
         self.root: NLTHState | None = None  # the round's root
         self.actions: list[tuple[NLTHState, int, int]] = []  # (state, player, action) since the root
