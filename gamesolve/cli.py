@@ -237,7 +237,7 @@ class AlgoOption(click.Option):
 @click.option("--threads", type=click.IntRange(1, 256), default=1, help="Worker threads (sampling solvers).")
 @click.option("--preset", default=None, help="Abstraction preset, for games that need one (nlth: tiny, small, pluribus).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
-              help="Solver option (repeatable), e.g. -o prune_threshold=200m (docs/solvers.md).")
+              help="Solver option (repeatable), e.g. -o prune_threshold=200min (docs/solvers.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
 def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force, resume, checkpoint, seed, threads,

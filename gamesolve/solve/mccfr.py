@@ -24,6 +24,7 @@ from gamesolve.solve.rows import explicit_slots
 from gamesolve.solve.schedule import Clock, Schedule
 
 RESERVOIR = 1 << 16  # table entries handed to a thread at a time
+REFILL_BELOW = 1024  # a thread returns for a fresh reservoir when its own holds fewer entries
 INT32_MIN = -(2**31)
 SCHEDULES = ("discount_interval", "lcfr_threshold", "prune_threshold", "strategy_interval", "snapshot_interval", "snapshot_start")
 
@@ -188,6 +189,8 @@ class MCCFRTrainer:
         total = int(sizes.sum())
         if capacity is None:
             capacity = total + (self.threads + 1) * RESERVOIR
+        if capacity < self.round0_size:
+            raise ValueError(f"capacity {capacity:,} cannot hold the first round's {self.round0_size:,} table entries")
         self.capacity = int(capacity)
         # The allocation table: int32 offsets while the arena allows (half the bytes per node).
         offset_type = np.int32 if self.capacity < 2**31 - 1 else np.int64
@@ -212,6 +215,7 @@ class MCCFRTrainer:
         )
         self.snap_sum = np.zeros(self.capacity, dtype=np.float32)
         self.used = self.round0_size
+        self.full = False  # the arena has no reservoir left to hand out (see _refill)
         self.update_rng = np.array([mix(self.seed * 7_777_777 + 12345)], dtype=np.uint64)
         depth = int(K.tree_depth(form.child_start, form.child_list))
         self._max_row = int(sizes.max(initial=1))
@@ -249,12 +253,16 @@ class MCCFRTrainer:
 
     # -- running -------------------------------------------------------------------------
     def _refill(self) -> None:
+        """Fresh reservoirs for the threads running low. Once the arena cannot give one, the
+        run goes on with what the threads hold: rows that do not fit are dropped (their nodes
+        play uniformly) and counted, and the summary says so."""
         tb = self.tables
         for t in range(self.threads):
-            if tb.res_end[t] - tb.res_next[t] < 1024 + self._max_row:
+            if tb.res_end[t] - tb.res_next[t] < REFILL_BELOW + self._max_row:
                 size = min(RESERVOIR, self.capacity - self.used)
-                if size <= 1024:
-                    raise MemoryError(f"MCCFR tables are full ({self.capacity:,} entries); give a larger capacity")
+                if size <= REFILL_BELOW:
+                    self.full = True
+                    continue
                 tb.res_next[t] = self.used
                 tb.res_end[t] = self.used + size
                 self.used += size
@@ -267,12 +275,12 @@ class MCCFRTrainer:
             prune_last_round=bool(c.prune_last_round), scale=self.scale, prune_threshold=np.int64(c.prune_below),
             regret_floor=np.int64(c.regret_floor), accumulate_avg=c.average == "sampled",
             strategy_every=np.int64(every), last_round=np.int64(self.form.num_rounds - 1),
+            refill_below=np.int64(0 if self.full else REFILL_BELOW),
         )  # fmt: skip
 
     def _run_batch(self, n: int) -> None:
         k = self.counters
         prune_active = self.config.prune and self.config.clock.prune_active(k.iteration + 1, k.elapsed / 60)
-        cfg = self._settings(prune_active)
         left = np.full(self.threads, n // self.threads, dtype=np.int64)
         left[: n % self.threads] += 1
         done = np.zeros(self.threads, dtype=np.int64)
@@ -285,6 +293,7 @@ class MCCFRTrainer:
         deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index)
         while left.sum() > 0:
             self._refill()
+            cfg = self._settings(prune_active)
             t_start += done
             cursor += done
             done[:] = 0

@@ -54,9 +54,11 @@ hand): ``node_slot[node]`` (-1: none) indexes the frozen private state and its p
 Settings = namedtuple(
     "Settings",
     "n_players prune_active prune_probability prune_last_round scale prune_threshold regret_floor "
-    "accumulate_avg strategy_every last_round",
+    "accumulate_avg strategy_every last_round refill_below",
 )
-"""Scalars of Algorithm 1 for one batch (pruning active or not, thresholds, the regret unit)."""
+"""Scalars of Algorithm 1 for one batch (pruning active or not, thresholds, the regret unit),
+and ``refill_below``: a thread returns for a fresh reservoir when its own holds fewer entries
+(0 once the arena is full: the run goes on, and rows that do not fit are dropped and counted)."""
 
 
 @njit(cache=True)
@@ -140,7 +142,9 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     TRAVERSE-MCCFR, or TRAVERSE-MCCFR-P when pruning is active and a draw falls under
     ``prune_probability``. A frame is pushed only at the traverser's decision nodes;
     opponents' actions and public chance are sampled in place. Returns the iterations
-    completed (fewer when the thread's reservoir runs low, so the driver can refill it).
+    completed (fewer when the thread's reservoir runs low, so the driver can refill it). A
+    node whose rows do not fit the reservoir is played uniformly, unlearned, and counted in
+    ``tables.dropped``.
     """
     st_node, st_k, st_row, st_val, st_sig, st_expl = (
         scratch.st_node, scratch.st_k, scratch.st_row, scratch.st_val, scratch.st_sig, scratch.st_expl,
@@ -159,7 +163,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     count = 0
     done = 0
     for i in range(n_iters):
-        if res_end[thread] - res_next[thread] < 1024:
+        if res_end[thread] - res_next[thread] < cfg.refill_below:
             break
         d = cursor[thread] + i
         if cfg.strategy_every > 0 and (t_start[thread] + i + 1) % cfg.strategy_every == 0:

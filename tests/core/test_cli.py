@@ -111,6 +111,34 @@ def test_readable_summary_without_json(run):
     assert "exploitability" in result.stdout and "game value" in result.stdout
 
 
+def test_the_summary_warns_of_dropped_rows_and_saturated_regrets(run, monkeypatch):
+    import re
+
+    from gamesolve.solve import mccfr_solver
+    from gamesolve.solve.mccfr import MCCFRTrainer
+
+    class FirstRoundOnly(MCCFRTrainer):  # tables with room for the first round's rows only
+        def __init__(self, form, config, **kwargs):
+            super().__init__(form, config, capacity=int(form.row_sizes()[form.node_round == 0].sum()), **kwargs)
+
+    monkeypatch.setattr(mccfr_solver, "MCCFRTrainer", FirstRoundOnly)
+    # 1e9 regret units per chip: a single regret update overflows int32.
+    result = run("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "2000", "-o", "regret_scale=1e9")
+    assert result.exit_code == 0, result.output
+    line = re.search(r"warning +([\d,]+) row allocations dropped \(tables full\), ([\d,]+) regret updates clipped", result.stdout)
+    assert line, result.stdout
+    dropped, saturated = (int(x.replace(",", "")) for x in line.groups())
+    assert dropped > 0 and saturated > 0
+    data = last_json(run("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "2000", "-o", "regret_scale=1e9", "--json"))
+    assert (data["dropped_rows"], data["saturated_regrets"]) == (dropped, saturated)  # one seed: the same run
+
+
+def test_no_warning_line_when_nothing_was_dropped_or_clipped(run):
+    result = run("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "2000")
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.stdout
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

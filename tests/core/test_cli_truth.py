@@ -47,6 +47,22 @@ def test_numeric_options_show_their_type_and_default(run):
     assert "--hands INTEGER" in match_help and "[default: 1000]" in match_help
 
 
+def test_every_example_in_the_solve_help_is_accepted(run):
+    """The help's examples run as written: each `-o KEY=VALUE` and each --checkpoint time."""
+    text = " ".join(run("solve", "--help").stdout.split())
+    options = re.findall(r"-o (\w+=\S+?)[ ,)]", text)
+    times = re.search(r"Checkpoint interval of a sampling solver: (.+?) \(default (\w+)\)", text)
+    assert options and times, text
+    checkpoints = re.split(r", | or ", times.group(1)) + [times.group(2)]
+    assert len(checkpoints) >= 4, checkpoints
+    for option in options:
+        result = run("solve", "--game", "kuhn", "--algo", "mccfr-p", "--iterations", "10", "-o", option)
+        assert result.exit_code == 0, f"-o {option}: {result.output}"
+    for interval in checkpoints:
+        result = run("solve", "--game", "kuhn", "--algo", "mccfr-p", "--iterations", "10", "--checkpoint", interval)
+        assert result.exit_code == 0, f"--checkpoint {interval}: {result.output}"
+
+
 def test_every_bench_option_has_help(run):
     command = cli.get_command(None, "bench")
     for param in command.params:

@@ -215,3 +215,63 @@ def test_time_based_schedules_run_on_leduc_as_they_do_on_holdem(leduc2_poker):
     assert k.discounts == 2  # at 1 s and 2 s; 3 s is the threshold
     assert k.strategy_updates >= 3 and trainer.phi.sum() > 0
     assert k.snapshots >= 2  # from 2 s on, every second
+
+
+def first_round_entries(form):
+    return int(form.row_sizes()[form.node_round == 0].sum())
+
+
+def test_full_tables_drop_row_allocations_and_count_them_instead_of_failing(leduc2_poker):
+    # Room for the first round's rows only: every later row is refused, and the run goes on.
+    trainer = MCCFRTrainer(leduc2_poker, toy_config(), seed=0, capacity=first_round_entries(leduc2_poker))
+    trainer.run(iterations=2_000)
+    assert trainer.counters.iteration == 2_000
+    assert trainer.counters.dropped_rows > 0
+    later = (leduc2_poker.node_kind == 0) & (leduc2_poker.node_round > 0)
+    assert (trainer.node_offset[later] < 0).all()
+
+
+def test_a_huge_regret_scale_saturates_regrets_and_counts_them(leduc2_poker):
+    # Leduc's payoffs reach 13 chips: at 1e9 units per chip one update overflows int32.
+    trainer = trained(leduc2_poker, 2_000, regret_scale="1e9")
+    assert trainer.counters.saturated_regrets > 0
+    assert trainer.regrets.max() == np.iinfo(np.int32).max
+
+
+def test_no_regret_saturates_at_the_default_scale(leduc2_poker):
+    assert trained(leduc2_poker, 20_000).counters.saturated_regrets == 0
+
+
+def round1_row(trainer):
+    """An allocated later-round row with at least two actions: (node, offset, actions)."""
+    form = trainer.form
+    for node in np.flatnonzero((form.node_kind == 0) & (form.node_round > 0) & (trainer.node_offset >= 0)):
+        if form.row_owner[node] == node and form.num_actions[node] >= 2:
+            return int(node), int(trainer.node_offset[node]), int(form.num_actions[node])
+    raise AssertionError("no later-round row allocated")
+
+
+def test_a_probability_of_1e_4_survives_a_stored_strategy_snapshot(leduc2_poker, tmp_path):
+    from gamesolve.store.checkpoint import SnapshotSink
+
+    trainer = trained(leduc2_poker, 1_000, average="pluribus", snapshot_start="off")
+    node, row, n_act = round1_row(trainer)
+    trainer.regrets[row : row + n_act] = [9_999, 1] + [0] * (n_act - 2)  # regret matching: 0.9999 and 1e-4
+    trainer.snapshot_sink = SnapshotSink(tmp_path)
+    trainer.take_snapshot()  # written to disk as uint16, read back by the average
+    stored = trainer.average_rows()[row : row + n_act]
+    assert stored[1] == pytest.approx(1e-4, rel=0.1)  # 7 / 65535 = 1.07e-4; uint8 stored 0
+    assert stored[0] == pytest.approx(0.9999, abs=1e-4)
+
+
+def test_a_probability_of_1e_4_survives_the_strategy_store(leduc2_poker, tmp_path):
+    from gamesolve.store.strategy_store import StrategyStore, write_strategy
+
+    trainer = trained(leduc2_poker, 1_000)
+    node, row, n_act = round1_row(trainer)
+    rows = trainer.average_rows()
+    rows[row : row + n_act] = [0.9999, 1e-4] + [0.0] * (n_act - 2)  # private state 0's row
+    write_strategy(tmp_path / "blueprint", leduc2_poker, rows, trainer.node_offset)
+    probs = StrategyStore(tmp_path / "blueprint").probabilities(node, 0)
+    assert probs[1] == pytest.approx(1e-4, rel=0.1)
+    assert probs[0] == pytest.approx(0.9999, abs=1e-4)
