@@ -753,13 +753,16 @@ def cache_clear(clear_all, as_json):
 
 @cli.command()
 @click.argument("what", type=click.Choice(["cfr"]), default="cfr")
-@click.option("--game", "game_name", default="leduc", help="Game to time, one open-spiel also has: kuhn or leduc.")
+@click.option("--game", "game_name", default="leduc", help="Game to time, one open-spiel also has: kuhn, leduc or liars_dice.")
 @click.option("--iterations", type=click.IntRange(1, 1_000_000), default=200,
               help="CFR+ iterations gamesolve times (open-spiel runs a tenth, at least 10).")
+@click.option("--rounds", type=click.IntRange(1, 1000), default=5, show_default=True,
+              help="Alternating timed blocks of each solver; the ratios reported are the medians over the rounds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def bench(ctx, what, game_name, iterations, as_json):
-    """Time CFR+ per iteration: gamesolve and open-spiel's C++ side by side (needs open-spiel)."""
+def bench(ctx, what, game_name, iterations, rounds, as_json):
+    """Time CFR+ per iteration: gamesolve and open-spiel's C++ side by side (needs open-spiel),
+    in alternating blocks so that the machine's load falls on both alike."""
     from gamesolve.bench import OPENSPIEL_NAMES, bench_cfr
 
     host = host_from(ctx)
@@ -767,11 +770,16 @@ def bench(ctx, what, game_name, iterations, as_json):
     if game.name not in OPENSPIEL_NAMES:
         raise InputError(f"bench cfr compares with open-spiel on {' or '.join(OPENSPIEL_NAMES)}, not {game.name}")
     try:
-        result = bench_cfr(game, iterations)
+        result = bench_cfr(game, iterations, rounds)
     except ImportError as exc:
         raise InputError(f"the benchmark needs open-spiel: pip install open-spiel ({exc})") from None
-    lines = [f"{k:<28} {v:,.6g}" if isinstance(v, float) else f"{k:<28} {v}" for k, v in result.items()]
-    emit(result, as_json, lines)
+
+    def shown(v):
+        if isinstance(v, list):
+            return " ".join(f"{x:,.4g}" for x in v)
+        return f"{v:,.6g}" if isinstance(v, float) else str(v)
+
+    emit(result, as_json, [f"{k:<34} {shown(v)}" for k, v in result.items()])
 
 
 @cli.group()
