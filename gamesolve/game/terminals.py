@@ -13,7 +13,8 @@ The three kinds (DESIGN.md, principle 1):
 * ``CONTEST``: ``payoff[n, p]`` is what ``p`` staked; each layer of stakes goes to the
   strongest contenders (``contender[n, p]``) who staked into it, split evenly on ties; a
   layer no contender reached returns to whoever paid it (poker: a showdown with side pots);
-* ``TABLE``: ``table[term_row[n], deal, p]`` (small games such as Liar's Dice).
+* ``TABLE``: ``table[term_row[n], deal, p]`` (small games such as Liar's Dice); the kernels
+  read a deal-major copy, ``table[deal, term_row[n], p]`` (``FactoredGame.terminal_arrays``).
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def terminal_value(term, node, p, strength, index, i):
         return term.payoff[node, p]
     if kind == CONTEST:
         return contest_value(term.payoff, term.contender, node, p, strength, i)
-    return term.table[term.row[node], index[i], p]
+    return term.table[index[i], term.row[node], p]
 
 
 TerminalDeals = namedtuple("TerminalDeals", "start prob private payoff")
