@@ -1,11 +1,13 @@
-"""NLTH blueprint training throughput of this checkout against another commit, in one run.
+"""MCCFR training throughput of this checkout against another commit, in one run.
 
-    python benchmarks/compare_commits.py [--base REV] [--preset tiny] [--iterations 300000] [--rounds 3]
+    python benchmarks/compare_commits.py [--base REV] [--game nlth|leduc|liars_dice] [--preset tiny]
+                                         [--iterations 300000] [--rounds 3]
 
 The other commit is checked out into a temporary git worktree; both trees train the same
-six-player preset, one thread, the same iterations, alternating rounds (so machine noise hits
-both alike), each in its own process with its own numba cache. Prints iterations per CPU
-second per round and the median ratio.
+game (nlth: the six-player preset; leduc: the plugin's form; liars_dice: the generic
+compiler's form) with its defaults, one thread, the same iterations, alternating rounds (so
+machine noise hits both alike), each in its own process with its own numba cache. Prints
+iterations per CPU second per round and the median ratio.
 """
 
 from __future__ import annotations
@@ -25,15 +27,24 @@ PROBE = r"""
 import json, sys, time
 # Editable installs put a finder ahead of PYTHONPATH: drop it so each tree imports its own code.
 sys.meta_path = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
-from gamesolve_nlth.state import NLTHGame
-from gamesolve_nlth.blueprint.presets import blueprint_preset
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
-try:
-    from gamesolve_nlth.blueprint.form import nlth_form as build
-except ImportError:  # commits before the factored form
-    from gamesolve_nlth.blueprint.poker_tree import nlth_poker_tree as build
-preset = blueprint_preset(sys.argv[1])
-form = build(NLTHGame(players=6), preset)
+game = sys.argv[3]
+if game == "nlth":
+    from gamesolve_nlth.state import NLTHGame
+    from gamesolve_nlth.blueprint.presets import blueprint_preset
+    try:
+        from gamesolve_nlth.blueprint.form import nlth_form as build
+    except ImportError:  # commits before the factored form
+        from gamesolve_nlth.blueprint.poker_tree import nlth_poker_tree as build
+    form = build(NLTHGame(players=6), blueprint_preset(sys.argv[1]))
+elif game == "leduc":
+    from gamesolve_leduc import LeducGame
+    from gamesolve_leduc.poker_form import leduc_form
+    form = leduc_form(LeducGame(2))
+else:
+    from gamesolve_liars_dice import LiarsDiceGame
+    from gamesolve.game.factored_compiler import compile_factored
+    form = compile_factored(LiarsDiceGame())
 config = MCCFRConfig.from_options(form.mccfr_defaults, legacy=True) if "legacy" in MCCFRConfig.from_options.__code__.co_varnames else MCCFRConfig.from_options(form.mccfr_defaults)
 trainer = MCCFRTrainer(form, config, threads=1, seed=0)
 trainer.run(iterations=5000)  # compile and warm up
@@ -47,12 +58,12 @@ print(json.dumps({"rate": (trainer.counters.iteration - it0) / (time.process_tim
 
 
 def tree_path(tree: Path) -> str:
-    return ":".join(str(tree / p) for p in (".", "plugins/kuhn", "plugins/leduc", "plugins/nlth"))
+    return ":".join(str(tree / p) for p in (".", "plugins/kuhn", "plugins/leduc", "plugins/nlth", "plugins/liars_dice"))
 
 
-def rate(tree: Path, preset: str, iterations: int) -> float:
+def rate(tree: Path, preset: str, iterations: int, game: str) -> float:
     env = {**os.environ, "PYTHONPATH": tree_path(tree)}
-    out = subprocess.run([sys.executable, "-c", PROBE, preset, str(iterations)], env=env, cwd=tree, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", PROBE, preset, str(iterations), game], env=env, cwd=tree, capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"the probe failed in {tree}:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
@@ -61,7 +72,8 @@ def rate(tree: Path, preset: str, iterations: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", default="HEAD~1", help="the commit to compare against (default HEAD~1)")
-    parser.add_argument("--preset", default="tiny")
+    parser.add_argument("--game", choices=("nlth", "leduc", "liars_dice"), default="nlth")
+    parser.add_argument("--preset", default="tiny", help="nlth's abstraction preset")
     parser.add_argument("--iterations", type=int, default=300_000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
@@ -73,8 +85,8 @@ def main() -> None:
             print(f"| round | {args.base} it/CPU s | this checkout it/CPU s | ratio |")
             print("|---|---:|---:|---:|")
             for r in range(args.rounds):
-                old = rate(base, args.preset, args.iterations)
-                new = rate(ROOT, args.preset, args.iterations)
+                old = rate(base, args.preset, args.iterations, args.game)
+                new = rate(ROOT, args.preset, args.iterations, args.game)
                 ratios.append(new / old)
                 print(f"| {r + 1} | {old:,.0f} | {new:,.0f} | {new / old:.3f} |", flush=True)
             print(f"\nmedian ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")

@@ -1,13 +1,16 @@
 """MCCFR on small games: gamesolve against open-spiel's C++ ExternalSamplingMCCFRSolver, side by side.
 
     python benchmarks/mccfr_small.py versus   [--game leduc|liars_dice|kuhn] [--seconds 60] [--form plugin|generic]
+                                              [--clock cpu|wall] [--rounds 6]
     python benchmarks/mccfr_small.py ablation [--seconds 30 --seeds 3]
     python benchmarks/mccfr_small.py threads  [--seconds 20]
     python benchmarks/mccfr_small.py players3
 
 Exploitability is exact (the core's best response over the full game tree; open-spiel's
 own ``exploitability`` for its solver). Throughput counts iterations (one traversal per
-player), CPU-bound and single-threaded unless stated. ``--form generic`` trains on the
+player), single-threaded unless stated. ``versus`` trains both solvers in alternating blocks
+until each has had ``--seconds`` of CPU time (``--clock wall``: wall time), both with the
+defaults ``gamesolve solve`` uses. ``--form generic`` trains on the
 generic compiler's factored form (the one every State-contract game gets; Leduc's has public
 chance nodes) instead of the plugin's.
 """
@@ -57,30 +60,62 @@ def ours(seconds: float, seed: int = 0, threads: int = 1, players: int = 2, game
     return trainer.counters.iteration, wall, evaluation
 
 
-def openspiel(seconds: float, seed: int = 1, game_name: str = "leduc"):
-    import pyspiel
+class Timed:
+    """A solver trained in timed blocks: ``step(n)`` runs n iterations; the clock is CPU time
+    of this process (``cpu``) or wall time (``wall``)."""
 
-    game = pyspiel.load_game(GAMES[game_name][2])
-    solver = pyspiel.ExternalSamplingMCCFRSolver(game, seed=seed, avg_type=pyspiel.MCCFRAverageType.SIMPLE)
-    iterations = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        for _ in range(1000):
-            solver.run_iteration()
-        iterations += 1000
-    wall = time.perf_counter() - started
-    return iterations, wall, pyspiel.exploitability(game, solver.average_policy())
+    def __init__(self, step, clock: str, chunk: int):
+        self.step, self.chunk = step, chunk
+        self.clock = time.process_time if clock == "cpu" else time.perf_counter
+        self.iterations, self.cpu, self.wall = 0, 0.0, 0.0
+
+    def train(self, seconds: float) -> None:
+        spent = 0.0
+        while spent < seconds:
+            c0, w0, t0 = time.process_time(), time.perf_counter(), self.clock()
+            self.step(self.chunk)
+            dt = self.clock() - t0
+            spent += dt
+            self.iterations += self.chunk
+            self.cpu += time.process_time() - c0
+            self.wall += time.perf_counter() - w0
+            if dt > 0:  # blocks of about 50 ms, so that the budget is met closely
+                self.chunk = max(10, int(self.chunk * min(2.0, 0.05 / dt)))
 
 
 def versus(args) -> None:
-    os_it, os_wall, os_expl = openspiel(args.seconds, game_name=args.game)
-    it, wall, ev = ours(args.seconds, game_name=args.game, form=args.form)
-    print(f"{args.game}, {args.form} form")
-    print(f"| solver | iterations | iterations/s | exploitability after {args.seconds:g} s |")
-    print("|---|---:|---:|---:|")
-    print(f"| open-spiel ExternalSamplingMCCFRSolver (C++, SIMPLE average) | {os_it:,} | {os_it / os_wall:,.0f} | {os_expl:.5f} |")
-    print(f"| gamesolve mccfr-p (defaults) | {it:,} | {it / wall:,.0f} | {ev.exploitability:.5f} |")
-    print(f"\nspeed ratio {it / wall / (os_it / os_wall):.1f}x; exploitability ratio {os_expl / ev.exploitability:.1f}x lower")
+    """Both solvers trained in alternating blocks (``--rounds``) until each has had
+    ``--seconds`` of its clock, so that a change of load on a shared machine falls on both."""
+    import pyspiel
+
+    os_game = pyspiel.load_game(GAMES[args.game][2])
+    os_solver = pyspiel.ExternalSamplingMCCFRSolver(os_game, seed=1, avg_type=pyspiel.MCCFRAverageType.SIMPLE)
+    game, tree = make(args.game, 2, args.form)
+    config = MCCFRConfig.from_options(tree.mccfr_defaults)
+    MCCFRTrainer(tree, config, seed=0).run(iterations=2000)  # compile the kernels outside the timed run
+    trainer = MCCFRTrainer(tree, config, seed=0)
+
+    def run_os(n):
+        for _ in range(n):
+            os_solver.run_iteration()
+
+    theirs = Timed(run_os, args.clock, 100)
+    mine = Timed(lambda n: trainer.run(iterations=n), args.clock, 10_000)
+    for _ in range(args.rounds):
+        theirs.train(args.seconds / args.rounds)
+        mine.train(args.seconds / args.rounds)
+    os_expl = pyspiel.exploitability(os_game, os_solver.average_policy())
+    explicit = compile_explicit_tree(game)
+    expl = TreeEvaluator(explicit).evaluate(trainer.explicit_policy(explicit)).exploitability
+    form_name = args.form if GAMES[args.game][1] is not None else "generic"
+    print(f"{args.game}, {form_name} form, {args.seconds:g} s of {args.clock} time each in {args.rounds} alternating rounds")
+    print("| solver | iterations | CPU s | wall s | iterations per CPU s | exploitability |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, run, e in (("open-spiel ExternalSamplingMCCFRSolver (C++, SIMPLE average)", theirs, os_expl),
+                         (f"gamesolve mccfr-p ({tree.describe or 'plugin form'}, defaults)", mine, expl)):  # fmt: skip
+        print(f"| {name} | {run.iterations:,} | {run.cpu:.1f} | {run.wall:.1f} | {run.iterations / run.cpu:,.0f} | {e:.5f} |")
+    speed = (mine.iterations / mine.cpu) / (theirs.iterations / theirs.cpu)
+    print(f"\nspeed ratio (per CPU s) {speed:.1f}x; exploitability ratio {os_expl / expl:.2f}x lower")
 
 
 ABLATION = {
@@ -138,6 +173,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--game", choices=tuple(GAMES), default="leduc")
     parser.add_argument("--form", choices=("plugin", "generic"), default="plugin")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="versus: what --seconds counts")
+    parser.add_argument("--rounds", type=int, default=6, help="versus: alternating blocks of each solver")
     args = parser.parse_args()
     args.seconds = args.seconds or {"versus": 60, "ablation": 30, "threads": 20, "players3": 0}[args.what]
     {"versus": versus, "ablation": ablation, "threads": threads, "players3": players3}[args.what](args)
