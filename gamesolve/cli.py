@@ -770,7 +770,7 @@ def bench(ctx, what, game_name, iterations, rounds, as_json):
     if game.name not in OPENSPIEL_NAMES:
         raise InputError(f"bench cfr compares with open-spiel on {' or '.join(OPENSPIEL_NAMES)}, not {game.name}")
     try:
-        result = bench_cfr(game, iterations, rounds)
+        result = bench_cfr(game, iterations, rounds, host.pm)
     except ImportError as exc:
         raise InputError(f"the benchmark needs open-spiel: pip install open-spiel ({exc})") from None
 
