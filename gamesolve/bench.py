@@ -27,7 +27,7 @@ def _split(total: int, parts: int) -> list[int]:
     return [max(1, total // parts + (1 if k < total % parts else 0)) for k in range(parts)]
 
 
-def bench_cfr(game: Game, iterations: int = 200, rounds: int = 5, pm=None) -> dict[str, Any]:
+def bench_cfr(game: Game, iterations: int = 200, rounds: int = 10, pm=None) -> dict[str, Any]:
     """CFR+ CPU seconds per iteration for gamesolve and open-spiel's C++ CFRPlusSolver, and
     gamesolve's vector-form CFR (DCFR, on the factored form ``gamesolve solve`` uses) beside
     them.

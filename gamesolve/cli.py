@@ -756,7 +756,7 @@ def cache_clear(clear_all, as_json):
 @click.option("--game", "game_name", default="leduc", help="Game to time, one open-spiel also has: kuhn, leduc or liars_dice.")
 @click.option("--iterations", type=click.IntRange(1, 1_000_000), default=200,
               help="CFR+ iterations gamesolve times (open-spiel runs a tenth, at least 10).")
-@click.option("--rounds", type=click.IntRange(1, 1000), default=5, show_default=True,
+@click.option("--rounds", type=click.IntRange(1, 1000), default=10, show_default=True,
               help="Alternating timed blocks of each solver; the ratios reported are the medians over the rounds.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
