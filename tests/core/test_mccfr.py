@@ -275,3 +275,20 @@ def test_a_probability_of_1e_4_survives_the_strategy_store(leduc2_poker, tmp_pat
     probs = StrategyStore(tmp_path / "blueprint").probabilities(node, 0)
     assert probs[1] == pytest.approx(1e-4, rel=0.1)
     assert probs[0] == pytest.approx(0.9999, abs=1e-4)
+
+
+def test_table_terminals_read_deal_major_give_the_forms_payoffs():
+    from gamesolve.game.factored import TABLE
+    from gamesolve.game.factored_compiler import compile_factored
+    from gamesolve.game.terminals import terminal_value
+    from gamesolve_liars_dice import LiarsDiceGame
+
+    form = compile_factored(LiarsDiceGame())
+    term = form.terminal_arrays()  # the kernels' view: table[deal, row, player]
+    deals = form.deals.listed
+    index = np.arange(deals.count, dtype=np.int64)
+    rng = np.random.default_rng(0)
+    nodes = np.flatnonzero(form.term_kind == TABLE)
+    for node, d in zip(rng.choice(nodes, 200), rng.integers(0, deals.count, 200)):
+        for p in range(2):
+            assert terminal_value(term, node, p, deals.strength, index, d) == form.table[form.term_row[node], d, p]
