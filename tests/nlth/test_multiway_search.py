@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, subtree_ends
+from gamesolve.game.factored import CHANCE, DECISION, ROLLOUT, TERMINAL, subtree_ends
 from gamesolve.game.terminals import terminal_value
 from gamesolve.solve.mccfr_kernels import DealArrays
 from gamesolve_nlth import engine as E
@@ -210,7 +210,7 @@ def play_three_handed(agent, seat, opponent):
 
 
 def test_three_handed_turns_and_rivers_are_searched_with_mccfr():
-    config = NLTHSearchConfig.from_options({"seconds": "0", "mccfr_iterations": "3000"})
+    config = NLTHSearchConfig.from_options({"seconds": "0", "mccfr_iterations": "3000", "streets": "2,3"})
     agent = NLTHSearchAgent(NLTHGame(players=3), CallingBlueprint(), config, seed=2)
     solves = []
     original = agent._solve_multiway
@@ -231,7 +231,7 @@ def test_three_handed_turns_and_rivers_are_searched_with_mccfr():
 
 
 def test_a_multiway_off_tree_bet_is_added_to_the_subgame_where_it_was_taken():
-    config = NLTHSearchConfig.from_options({"seconds": "0", "mccfr_iterations": "500"})
+    config = NLTHSearchConfig.from_options({"seconds": "0", "mccfr_iterations": "500", "streets": "2,3"})
     agent = NLTHSearchAgent(NLTHGame(players=3), CallingBlueprint(), config, seed=2)
 
     def odd(state):  # a turn bet no abstraction offers
@@ -263,8 +263,110 @@ def test_a_multiway_off_tree_bet_is_added_to_the_subgame_where_it_was_taken():
 
 def test_same_seed_same_multiway_play():
     def run():
-        config = NLTHSearchConfig.from_options({"seconds": "0", "mccfr_iterations": "800"})
+        config = NLTHSearchConfig.from_options({"seconds": "0", "mccfr_iterations": "800", "streets": "2,3"})
         agent = NLTHSearchAgent(NLTHGame(players=3), CallingBlueprint(), config, seed=4)
         return play_three_handed(agent, 0, lambda s: CHECK_CALL).history
 
     assert run() == run()
+
+
+# ---- depth-limited multiway flops: leaves valued by rollouts of the blueprint's continuations ----
+FLOP_DECK = parse_cards("AsKd" "QhQc" "7s7d" "JcTc" "2c3d" "4h5h" "2h7c9s" "Td" "3c")
+
+
+def six_max_to_the_flop(agent, seat):
+    """Seats 1, 2, 3 limp to the flop (the others fold; the agent's preflop call is imposed,
+    not asked), shown to the agent action by action."""
+    game = agent.game
+    agent.new_hand(seat, 0)
+    state, k = game.new_initial_state(), 0
+    while state.street < 1 or state.current_player() < 0:
+        p = state.current_player()
+        if p < 0:
+            action, k = FLOP_DECK[k], k + 1
+        else:
+            action = 0 if p in (4, 5, 0) and state.call_amount > 0 else CHECK_CALL
+        agent.observe(state, action)
+        state = state.child(action)
+    return state
+
+
+@pytest.fixture(scope="module")
+def flop_agent(trained):
+    from gamesolve_nlth.search.agent import make_search_agent
+
+    out, _ = trained
+    agent = make_search_agent(NLTHGame(players=6, button=0), 1, {"store": str(out), "seconds": "0", "mccfr_iterations": "2000"})
+    state = six_max_to_the_flop(agent, 1)
+    return agent, state
+
+
+def test_a_multiway_flop_subgame_stops_at_the_turn_with_a_choice_of_continuations(flop_agent):
+    agent, state = flop_agent
+    assert agent._mode() == "multiway-limited"
+    form = agent._form()
+    rollout = np.flatnonzero(form.term_kind == ROLLOUT)
+    assert len(rollout) and not (form.node_kind == CHANCE).any()  # no turn card inside
+    # A leaf with three players able to act: 4 x 4 x 4 joint choices, each chooser's nodes
+    # sharing one set of rows.
+    entry = form.rollout.entry[rollout]
+    assert (entry >= 0).all()
+    choosers = form.rollout.choice[rollout].max(axis=0)
+    assert set(np.flatnonzero(choosers == 3)) == {1, 2, 3}
+    decisions = np.flatnonzero(form.node_kind == DECISION)
+    shared = decisions[form.row_owner[decisions] != decisions]
+    assert len(shared) > 0 and all(form.node_player[form.row_owner[n]] == form.node_player[n] for n in shared)
+
+
+def test_a_rollout_value_is_the_blueprint_played_out_by_the_chosen_continuations(flop_agent):
+    """The kernel's rollout against a walk of the strategy store in Python (its own unpacking
+    of the continuation bits, buckets from the agent's card tables)."""
+    from gamesolve.game.rollout import rollout_value
+
+    agent, state = flop_agent
+    form = agent._form()
+    ro = form.rollout
+    store, cards = agent.blueprint.store, agent.blueprint.cards
+    batch, full = form.deals.sample(11, 0, 4)
+    checked = 0
+    for node in np.flatnonzero(form.term_kind == ROLLOUT)[::7][:12]:
+        for d in range(4):
+            board = [int(c) for c in full[d]]
+            for p in (1, 2, 3):
+                got = rollout_value(ro, form.payoff, node, p, batch.cont, batch.cont_strength, d)
+                c = int(ro.entry[node])
+                while store.node_kind[c] == DECISION:
+                    actor = int(store.node_player[c])
+                    seat = int(ro.player_of[actor])
+                    hole = [int(x) for x in HAND_CARDS[batch.private[d, seat, 1]]]
+                    bucket = cards.bucket(int(store.node_round[c]), hole, board)
+                    a = store.continuation(int(ro.choice[node, seat]), c, bucket)
+                    c = int(store.child_list[store.child_start[c] + a])
+                q = int(np.flatnonzero(ro.player_of == p)[0])
+                v = terminal_value(agent_form(agent).terminal_arrays(), c, q, batch.cont_strength[d : d + 1], np.zeros(1, np.int64), 0)
+                expected = ro.ratio[node] * (v + ro.entry_stake[node, p]) - form.payoff[node, p]
+                assert got == pytest.approx(expected, abs=1e-9)
+                checked += 1
+    assert checked >= 36
+
+
+def agent_form(agent):
+    from gamesolve_nlth.search.continuation import continuation_game
+
+    return continuation_game(agent.blueprint).form
+
+
+def test_the_agent_searches_a_multiway_flop_and_plays_it(flop_agent):
+    agent, state = flop_agent
+    while not state.is_terminal():
+        p = state.current_player()
+        if p < 0:
+            action = FLOP_DECK[12 + len(state.board)]
+        elif p == 1:
+            action = agent.act(state, 1)
+        else:
+            action = CHECK_CALL
+        agent.observe(state, action)
+        state = state.child(action)
+    assert agent.decisions and agent.decisions[0].street == 1
+    assert all(d.searched for d in agent.decisions)  # the flop and any later street

@@ -12,12 +12,16 @@ How a hand goes for the agent in ``seat``:
   the latest search's *average* strategy; for the agent's own actions, the probabilities it
   actually played with for its actual hand (line 13), sigma for its other hands. Board cards
   remove the hands holding them.
-* Which rounds search (``streets``, default the turn and the river): every pot where at
-  least two players in the hand have chips behind. The subgame runs from the round's root
-  to the end of the game. Heads-up pots are solved by vector-form CFR over both ranges
-  (:mod:`gamesolve_nlth.spot.tree`); pots of three or more players by external-sampling
-  Linear MCCFR with deals drawn from the range beliefs (:mod:`gamesolve_nlth.search.multiway`;
-  supplement: Monte Carlo Linear CFR for large subgames). Other decisions play the blueprint.
+* Which rounds search (``streets``, default flop, turn and river): every pot where at least
+  two players in the hand have chips behind, except heads-up flops. Heads-up turns and rivers
+  run from the round's root to the end of the game, solved by vector-form CFR over both
+  ranges (:mod:`gamesolve_nlth.spot.tree`). Pots of three or more players are solved by
+  external-sampling Linear MCCFR with deals drawn from the range beliefs
+  (:mod:`gamesolve_nlth.search.multiway`; supplement: Monte Carlo Linear CFR for large
+  subgames): turns and rivers to the end of the game, flops to the start of the turn or right
+  after the flop's second raise, whichever comes first, where each player still able to act
+  picks one of ``k`` continuation strategies of the blueprint, valued by rollouts
+  (:mod:`gamesolve_nlth.search.continuation`). Other decisions play the blueprint.
 * The subgame offers fold, check/call and the search's bet sizes; an opponent's action the
   subgame does not offer is added where it was taken and the round is re-solved from its
   root (lines 5-8), with the agent's own earlier actions in the round frozen for its
@@ -25,9 +29,8 @@ How a hand goes for the agent in ``seat``:
 * Each solve runs until its time budget (``seconds``) or ``iterations``; the agent plays the
   final iteration's strategy (``play=current``, as Pluribus) and keeps the average as sigma.
 
-What is not here yet (issue 12): searching the first round and multiway flops (depth-limited
-subgames with leaves where each player picks a continuation strategy), and heads-up flops by
-default (the vector solver's memory: enable with ``streets=1,2,3`` and small flop sizes).
+What is not here yet (issue 12): searching the first round (off-tree bets), and heads-up
+flops (to the end of the game: the vector solver's memory).
 """
 
 from __future__ import annotations
@@ -46,7 +49,8 @@ from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth import engine as E
-from gamesolve_nlth.search.multiway import SubgameSizes, build_multiway
+from gamesolve_nlth.search.continuation import continuation_game
+from gamesolve_nlth.search.multiway import DepthLimit, LeafValues, SubgameSizes, build_multiway
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
 from gamesolve_nlth.spot.tree import STREETS, Spot, SpotError, StreetSizes, build_spot, spot_ranges
@@ -66,6 +70,7 @@ class NLTHSearchConfig:
     :ivar algorithm: the vector solver's preset (``lcfr``: Linear CFR, as Pluribus; ``dcfr``...).
     :ivar play: ``current`` (final iteration, as Pluribus) or ``average``.
     :ivar streets: rounds that search (1 flop, 2 turn, 3 river).
+    :ivar k: continuation strategies a player picks from at a multiway flop's leaves (1-4).
     :ivar bets, raises: the subgame's sizes, as ``gamesolve spot`` writes them.
     """
 
@@ -74,15 +79,16 @@ class NLTHSearchConfig:
     mccfr_iterations: int = 200_000
     algorithm: str = attrs.field(default="lcfr", validator=attrs.validators.in_(tuple(TABULAR_ALGORITHMS)))
     play: str = attrs.field(default="current", validator=attrs.validators.in_(("current", "average")))
-    streets: tuple[int, ...] = (2, 3)
+    streets: tuple[int, ...] = (1, 2, 3)
     bets: str = "flop=75%,allin turn=75%,allin river=50%,100%,allin"
     raises: str = "allin"
     raise_cap: int = 2
     allin_threshold: float = 0.67
     threads: int = 1
-    multiway_bets: str = "turn=75%,allin river=75%,allin"
+    multiway_bets: str = "flop=75%,allin turn=75%,allin river=75%,allin"
     multiway_raises: str = "allin"
     multiway_raise_cap: int = 1
+    k: int = 4
 
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> NLTHSearchConfig:
@@ -91,7 +97,7 @@ class NLTHSearchConfig:
             "seconds": float, "iterations": int, "algorithm": str, "play": str, "bets": str, "raises": str,
             "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,
             "allin_threshold": float, "threads": int, "mccfr_iterations": int, "multiway_bets": str,
-            "multiway_raises": str, "multiway_raise_cap": int,
+            "multiway_raises": str, "multiway_raise_cap": int, "k": int,
         }  # fmt: skip
         values = {}
         for key, raw in options.items():
@@ -103,7 +109,7 @@ class NLTHSearchConfig:
                 raise ValueError(f"search option {key}={raw!r} is not valid") from None
         checks = {
             "seconds": lambda v: v >= 0, "iterations": lambda v: v >= 1, "raise_cap": lambda v: v >= 0,
-            "mccfr_iterations": lambda v: v >= 1, "multiway_raise_cap": lambda v: v >= 0,
+            "mccfr_iterations": lambda v: v >= 1, "multiway_raise_cap": lambda v: v >= 0, "k": lambda v: 1 <= v <= 4,
             "allin_threshold": lambda v: 0 < v <= 1, "threads": lambda v: v >= 1,
             "streets": lambda v: set(v) <= {1, 2, 3},
         }  # fmt: skip
@@ -286,10 +292,13 @@ class NLTHSearchAgent(Agent):
             return None
         active = [p for p, a in enumerate(root.in_hand) if a]
         if len(active) == 2:
-            return "heads-up" if all(root.stacks[p] > 0 for p in active) else None
+            # Heads-up flops would run to the end of the game: too large for the vector
+            # solver's memory today, so the blueprint plays them.
+            return "heads-up" if all(root.stacks[p] > 0 for p in active) and root.street >= 2 else None
         with_chips = sum(root.stacks[p] > 0 for p in active)
-        # Multiway flops need depth-limited subgames (continuation leaves): not yet.
-        return "multiway" if with_chips >= 2 and root.street >= 2 else None
+        if with_chips < 2:
+            return None
+        return "multiway" if root.street >= 2 else "multiway-limited"
 
     def _spot(self) -> tuple[Spot, tuple[int, int]]:
         """The round's root as a two-player spot, and the real seats of its players."""
@@ -317,8 +326,11 @@ class NLTHSearchAgent(Agent):
                 spot, _ = self._spot()
                 form = build_spot(spot, self.added)
             else:
-                reach = self.ranges.reach
-                form = build_multiway(self.root.s, self.config.multiway_sizes(), self.added, reach, tuple(self.root.board))
+                # A multiway flop stops at the turn or right after the flop's second raise
+                # (supplement), its leaves valued by rollouts of the blueprint's continuations.
+                depth = DepthLimit(raises=2, k=self.config.k) if self._mode() == "multiway-limited" else None
+                form = build_multiway(self.root.s, self.config.multiway_sizes(), self.added, self.ranges.reach,
+                                      tuple(self.root.board), depth, self._leaf_values)  # fmt: skip
             self._built = (key, form)
         return self._built[1]
 
@@ -337,7 +349,7 @@ class NLTHSearchAgent(Agent):
         agent's own earlier actions in the round frozen for its actual hand; anytime: it
         stops when the time budget is spent and plays what there is."""
         self.solved, self.stale = None, False
-        if self._mode() == "multiway":
+        if self._mode() in ("multiway", "multiway-limited"):
             self._solve_multiway()
             return
         spot, seats = self._spot()
@@ -353,6 +365,28 @@ class NLTHSearchAgent(Agent):
             if self.config.seconds > 0 and time.perf_counter() - started >= self.config.seconds:
                 break
         self.solved = _Solved(form, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
+
+    def _leaf_values(self, leaves) -> LeafValues:
+        """Where each leaf of the round's subgame enters the blueprint's tree (the blueprint
+        agent's deterministic translation of the line), with the pots' ratio."""
+        game = continuation_game(self.blueprint)
+        n = self.game.num_players
+        tree_seat = np.array([self.blueprint._tree_seat(s, self.root.button) for s in range(n)], np.int64)
+        entry = np.full(len(leaves), -1, np.int64)
+        ratio = np.ones(len(leaves))
+        stake = np.zeros((len(leaves), n))
+        for i, (s, path) in enumerate(leaves):
+            state = self.root
+            for action in path:
+                state = state.child(action)
+            located = self.blueprint.locate_line(state, draw=False)
+            if located is None:
+                continue  # the line left the blueprint's tree: the leaf refunds the stakes
+            node, line = located
+            entry[i] = node
+            ratio[i] = sum(int(s[E.COMMIT + q]) for q in range(n)) / line.pot
+            stake[i] = [line.committed[tree_seat[q]] for q in range(n)]
+        return LeafValues(game, np.argsort(tree_seat), tree_seat, entry, ratio, stake)
 
     def _solve_multiway(self) -> None:
         """External-sampling Linear MCCFR (regrets and averages discounted by t/(t+1) every

@@ -24,11 +24,12 @@ import numpy as np
 from numba import njit
 
 from gamesolve.game.deals import DealBatch
-from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame
+from gamesolve.game.factored import CHANCE, DECISION, ROLLOUT, TERMINAL, FactoredGame
 from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASSES, RAISE, SHOWDOWN, terminal_fields
 from gamesolve.rng import splitmix, stream
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.evaluator import evaluate7
+from gamesolve_nlth.search.continuation import blueprint_buckets
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
 from gamesolve_nlth.spot.tree import ALLIN, StreetSizes
 from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, raise_action
@@ -36,13 +37,26 @@ from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, raise_action
 
 @attrs.frozen
 class SubgameSizes:
-    """The search's action abstraction: bet sizes per street (flop, turn, river), at most
-    ``raise_cap`` raises after a street's first bet, and a bet committing more than
-    ``allin_threshold`` of what the player had at the round's root turned into the all-in."""
+    """The search's action abstraction: bet sizes per street (0 preflop, 1 flop, 2 turn, 3
+    river), at most ``raise_cap`` raises after a street's first bet, and a bet committing more
+    than ``allin_threshold`` of what the player had at the round's root turned into the all-in."""
 
     streets: Mapping[int, StreetSizes]
     raise_cap: int = 2
     allin_threshold: float = 0.67
+
+
+@attrs.frozen
+class DepthLimit:
+    """Where a depth-limited subgame stops (supplement, "Structure of imperfect-information
+    subgames"): at the end of the root's betting round (the next card), or right after the
+    ``raises``-th raise of that round, whichever comes first. At a leaf every seat in the hand
+    with chips behind picks one of ``k`` continuation strategies (``k ** choosers`` rollout
+    terminals; ``k`` drops to keep them at most ``max_joint``)."""
+
+    raises: int | None = None
+    k: int = 4
+    max_joint: int = 256
 
 
 def _actions(sizes: SubgameSizes, s: np.ndarray, root_stack: np.ndarray, root_commit: np.ndarray,
@@ -85,6 +99,21 @@ def _apply(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int]:
 
 
 @attrs.frozen(eq=False)
+class LeafValues:
+    """How a subgame's leaves enter the continuation game: ``game`` (a
+    :class:`~gamesolve_nlth.search.continuation.ContinuationGame`), ``player_of[q]`` (its player
+    ``q``'s seat), ``tree_seat[seat]`` (the inverse), and per leaf the entry node, the ratio of
+    the real pot to the continuation game's, and each seat's chips in the continuation game."""
+
+    game: object
+    player_of: np.ndarray
+    tree_seat: np.ndarray
+    entry: np.ndarray
+    ratio: np.ndarray
+    entry_stake: np.ndarray
+
+
+@attrs.frozen(eq=False)
 class _Part:
     """A subtree in preorder (local node numbers) with its edges in order."""
 
@@ -100,6 +129,9 @@ class _Part:
     label: np.ndarray
     cls: np.ndarray
     has_chance: bool
+    row_owner: np.ndarray  # local node whose rows a node uses (a chooser's leaf nodes share)
+    leaf: np.ndarray  # the leaf a rollout terminal values (-1 elsewhere)
+    choice: np.ndarray  # [n, seats] the continuation each seat chose at a rollout terminal
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -110,8 +142,12 @@ class _Builder:
     that subtree deals no further card and no action was added under another card, copies it
     for the other cards (betting never depends on the cards: the copies are identical)."""
 
-    def __init__(self, root: np.ndarray, sizes: SubgameSizes, added: Mapping[tuple[int, ...], Collection[int]], board: tuple[int, ...]):
+    def __init__(self, root: np.ndarray, sizes: SubgameSizes, added: Mapping[tuple[int, ...], Collection[int]],
+                 board: tuple[int, ...], depth: DepthLimit | None = None):  # fmt: skip
         self.sizes = sizes
+        self.depth = depth
+        self.root_street = int(root[E.H_STREET])
+        self.leaves: list[tuple[np.ndarray, tuple[int, ...]]] = []  # (state, path) of each leaf
         self.added = added
         self.board = board
         self.n_seats = int(root[E.H_N])
@@ -127,9 +163,57 @@ class _Builder:
             np.array([[int(s[E.COMMIT + q]) for q in range(n)]], np.float64),
             np.array([[not s[E.ACTIVE + q] for q in range(n)]], np.bool_), np.array([poker], np.int8),
             np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8), kind == CHANCE,
+            np.zeros(1, np.int64), np.full(1, -1, np.int64), np.full((1, n), -1, np.int8),
         )  # fmt: skip
 
+    def is_leaf(self, s: np.ndarray) -> bool:
+        if self.depth is None:
+            return False
+        actor = int(E.next_actor(s))
+        if actor == E.CHANCE or (actor >= 0 and int(s[E.H_STREET]) != self.root_street):
+            return True
+        raises = self.depth.raises
+        return actor >= 0 and raises is not None and int(s[E.H_RAISES]) >= raises
+
+    def leaf(self, s: np.ndarray, cards: tuple[int, ...], path: tuple[int, ...]) -> _Part:
+        """A leaf: each chooser in turn picks a continuation strategy (one node per joint
+        choice so far, all sharing the chooser's rows: nobody sees the others' choice), then a
+        rollout terminal per joint choice."""
+        n = self.n_seats
+        leaf_id = len(self.leaves)
+        self.leaves.append((s.copy(), path))
+        choosers = [q for q in range(n) if s[E.ACTIVE + q] and s[E.STACK + q] > 0]
+        k = self.depth.k
+        while len(choosers) > 1 and k > 1 and k ** len(choosers) > self.depth.max_joint:
+            k -= 1
+        if len(choosers) < 2:  # nobody left to choose against: the blueprint continues
+            k, choosers = 1, []
+
+        def chain(j: int, chosen: tuple[int, ...]) -> _Part:
+            if j == len(choosers):
+                part = self.node(s, cards, TERMINAL, -1, GOES_ON)
+                part.leaf[0] = leaf_id
+                part.choice[0, :] = 0
+                for q, c in zip(choosers, chosen):
+                    part.choice[0, q] = c
+                return part
+            head = self.node(s, cards, DECISION, choosers[j], GOES_ON)
+            return _join(head, [(c, -1, chain(j + 1, chosen + (c,))) for c in range(k)])
+
+        part = chain(0, ())
+        if choosers:
+            # The first node of each chooser's level owns the rows of the whole level.
+            depth_of = np.zeros(len(part), np.int64)
+            for e in range(len(part.parent)):
+                depth_of[part.child[e]] = depth_of[part.parent[e]] + 1
+            for j in range(len(choosers)):
+                level = np.flatnonzero((depth_of == j) & (part.kind == DECISION))
+                part.row_owner[level] = level[0]
+        return part
+
     def walk(self, s: np.ndarray, cards: tuple[int, ...], path: tuple[int, ...]) -> _Part:
+        if self.is_leaf(s):
+            return self.leaf(s, cards, path)
         actor = int(E.next_actor(s))
         if actor >= 0:
             branches = []
@@ -160,6 +244,7 @@ def _join(root: _Part, branches: list[tuple[int, int, _Part]]) -> _Part:
     offsets = np.cumsum([0] + [len(p) for p in parts])
     cat = lambda name: np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
     first = offsets[1:-1]
+    owners = np.concatenate([p.row_owner + o for p, o in zip(parts, offsets[:-1])])
     return _Part(
         cat("kind"), cat("player"), cat("round"), cat("level"), cat("commit"), cat("folded"), cat("poker"),
         np.concatenate([np.zeros(len(branches), np.int64)] + [p.parent + o for p, o in zip(parts[1:], first)]),
@@ -167,13 +252,18 @@ def _join(root: _Part, branches: list[tuple[int, int, _Part]]) -> _Part:
         np.concatenate([np.array([b[0] for b in branches], np.int64)] + [p.label for p in parts[1:]]),
         np.concatenate([np.array([b[1] for b in branches], np.int8)] + [p.cls for p in parts[1:]]),
         root.has_chance or any(p.has_chance for p in parts[1:]),
+        owners, cat("leaf"), cat("choice"),
     )  # fmt: skip
 
 
 def build_multiway(root: np.ndarray, sizes: SubgameSizes, added: Mapping[tuple[int, ...], Collection[int]] | None = None,
-                   beliefs: np.ndarray | None = None, board: tuple[int, ...] = ()) -> FactoredGame:  # fmt: skip
+                   beliefs: np.ndarray | None = None, board: tuple[int, ...] = (), depth: DepthLimit | None = None,
+                   leaves=None) -> FactoredGame:  # fmt: skip
     """The subgame from the engine state ``root`` (a decision at the start of a betting round)
-    to the end of the game, over every seat.
+    to the end of the game, or to the leaves of ``depth``, over every seat.
+
+    :param leaves: with ``depth``: ``leaves(list of (engine state, path)) -> LeafValues``,
+        where each leaf enters the continuation game (see :class:`LeafValues`).
 
     :param added: raise-to amounts to offer besides the sizes, by the path of edge labels
         (actions and cards) from the root to the decision node.
@@ -181,7 +271,8 @@ def build_multiway(root: np.ndarray, sizes: SubgameSizes, added: Mapping[tuple[i
         carries :class:`BeliefDeals` (without: no deals, the tree alone).
     :param board: the board at the root (the engine's own cards are placeholders).
     """
-    part = _Builder(root, sizes, dict(added or {}), tuple(board)).walk(root.copy(), tuple(board), ())
+    builder = _Builder(root, sizes, dict(added or {}), tuple(board), depth)
+    part = builder.walk(root.copy(), tuple(board), ())
     n = len(part)
     # Edges come parent by parent in preorder already (each node's edges precede its subtree's).
     order = np.argsort(part.parent, kind="stable")
@@ -189,9 +280,20 @@ def build_multiway(root: np.ndarray, sizes: SubgameSizes, added: Mapping[tuple[i
     np.cumsum(np.bincount(part.parent, minlength=n), out=child_start[1:])
     fields = terminal_fields(part.poker, part.commit, part.folded)
     in_hand = np.array([bool(root[E.ACTIVE + q]) for q in range(int(root[E.H_N]))])
+    rollout, cont = None, None
+    if builder.leaves:
+        values = leaves(builder.leaves)
+        terminals = part.leaf >= 0
+        fields["term_kind"][terminals] = ROLLOUT
+        fields["payoff"][terminals] = part.commit[terminals]  # the stakes (see gamesolve.game.rollout)
+        at = np.maximum(part.leaf, 0)
+        rollout = values.game.rollout(
+            values.player_of, np.where(terminals, values.entry[at], -1), part.choice, values.ratio[at], values.entry_stake[at],
+        )  # fmt: skip
+        cont = values
     deals = None
     if beliefs is not None:
-        deals = BeliefDeals.build(beliefs, in_hand, tuple(board), int(part.level.max()) + 1)
+        deals = BeliefDeals.build(beliefs, in_hand, tuple(board), int(part.level.max()) + 1, cont)
     return FactoredGame(
         game_name="nlth",
         params={"players": len(in_hand), "search": "multiway"},
@@ -205,9 +307,10 @@ def build_multiway(root: np.ndarray, sizes: SubgameSizes, added: Mapping[tuple[i
         child_list=part.child[order].astype(np.int32),
         edge_label=part.label[order],
         edge_class=part.cls[order],
-        row_owner=np.arange(n, dtype=np.int32),
+        row_owner=part.row_owner.astype(np.int32),
         num_private=np.full(4, NUM_HANDS, dtype=np.int32),
         deals=deals,
+        rollout=rollout,
         class_names=POKER_CLASSES,
         describe=f"{int(in_hand.sum())}-player subgame from street {int(root[E.H_STREET])}",
         lossless=True,
@@ -228,7 +331,7 @@ def _pick(cdf, u):
 
 
 @njit(cache=True)
-def _sample(seed, first, count, seats, cdf, hand_cards, board, n_future, n_rounds, private, public, strength):
+def _sample(seed, first, count, seats, cdf, hand_cards, board, n_future, n_rounds, private, public, strength, full):
     """Deals ``first .. first+count-1``: hole cards of the ``seats`` in the hand by rejection
     from the product of their ranges (``cdf[j]``: seat ``seats[j]``'s cumulative range), then
     ``n_future`` board cards uniformly from the rest, and every seat's 7-card rank."""
@@ -261,9 +364,8 @@ def _sample(seed, first, count, seats, cdf, hand_cards, board, n_future, n_round
                     private[i, seats[j], r] = h
             if ok or attempt > 1010:
                 break
-        full = np.zeros(5, dtype=np.int64)
         for k in range(board.shape[0]):
-            full[k] = board[k]
+            full[i, k] = board[k]
         for k in range(n_future):
             while True:
                 state, u = splitmix(state)
@@ -271,13 +373,14 @@ def _sample(seed, first, count, seats, cdf, hand_cards, board, n_future, n_round
                 if not used & (np.uint64(1) << np.uint64(c)):
                     break
             used |= np.uint64(1) << np.uint64(c)
-            public[i, k] = c
-            full[board.shape[0] + k] = c
+            if k < public.shape[1]:
+                public[i, k] = c
+            full[i, board.shape[0] + k] = c
         for j in range(n_in):
             h = private[i, seats[j], 0]
             cards[0] = hand_cards[h, 0]
             cards[1] = hand_cards[h, 1]
-            strength[i, seats[j]] = evaluate7(cards[0], cards[1], full[0], full[1], full[2], full[3], full[4])
+            strength[i, seats[j]] = evaluate7(cards[0], cards[1], full[i, 0], full[i, 1], full[i, 2], full[i, 3], full[i, 4])
 
 
 @attrs.frozen(eq=False)
@@ -292,9 +395,11 @@ class BeliefDeals:
     cdf: np.ndarray  # float64[len(seats), 1326]
     board: np.ndarray  # int64: the board at the root
     n_future: int  # board cards still to come
+    leaves: LeafValues | None = None  # rollouts need the blueprint's buckets of every deal
 
     @classmethod
-    def build(cls, beliefs: np.ndarray, in_hand: np.ndarray, board: tuple[int, ...], num_levels: int) -> BeliefDeals:
+    def build(cls, beliefs: np.ndarray, in_hand: np.ndarray, board: tuple[int, ...], num_levels: int,
+              leaves: LeafValues | None = None) -> BeliefDeals:  # fmt: skip
         seats = np.flatnonzero(in_hand).astype(np.int64)
         cdf = np.zeros((len(seats), NUM_HANDS))
         touching = np.array([any(int(c) in board for c in HAND_CARDS[h]) for h in range(NUM_HANDS)])
@@ -304,16 +409,28 @@ class BeliefDeals:
                 raise ValueError(f"seat {seat}'s range holds no hand the board leaves")
             cdf[j] = np.cumsum(w / w.sum())
             cdf[j, -1] = np.inf
-        return cls(len(in_hand), 4, max(num_levels, 1), seats, cdf, np.array(board, dtype=np.int64), 5 - len(board))
+        return cls(len(in_hand), 4, max(num_levels, 1), seats, cdf, np.array(board, dtype=np.int64), 5 - len(board), leaves)
 
     @property
     def listed(self):
         return None
 
     def batch(self, seed: int, first: int, count: int) -> DealBatch:
+        return self.sample(seed, first, count)[0]
+
+    def sample(self, seed: int, first: int, count: int) -> tuple[DealBatch, np.ndarray]:
+        """The batch and each deal's whole board (``[count, 5]``)."""
         private = np.zeros((count, self.num_players, self.num_rounds), dtype=np.int32)
         public = np.full((count, self.num_levels), -1, dtype=np.int32)
         strength = np.zeros((count, self.num_players), dtype=np.int32)
+        full = np.zeros((count, 5), dtype=np.int64)
         _sample(np.uint64(seed), np.uint64(first), count, self.seats, self.cdf, HAND_CARDS.astype(np.int64),
-                self.board, self.n_future, self.num_rounds, private, public, strength)  # fmt: skip
-        return DealBatch(private, public, strength, np.full(count, -1, dtype=np.int64))
+                self.board, self.n_future, self.num_rounds, private, public, strength, full)  # fmt: skip
+        batch = DealBatch(private, public, strength, np.full(count, -1, dtype=np.int64))
+        if self.leaves is None:
+            return batch, full
+        game = self.leaves.game
+        cont = np.zeros((count, self.num_players, 4), np.int32)
+        cont_strength = np.zeros((count, self.num_players), np.int32)
+        blueprint_buckets(private, full, self.seats, self.leaves.tree_seat, *game.indexers, *game.tables, cont, cont_strength)
+        return attrs.evolve(batch, cont=cont, cont_strength=cont_strength), full
