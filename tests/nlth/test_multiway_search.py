@@ -370,3 +370,68 @@ def test_the_agent_searches_a_multiway_flop_and_plays_it(flop_agent):
         state = state.child(action)
     assert agent.decisions and agent.decisions[0].street == 1
     assert all(d.searched for d in agent.decisions)  # the flop and any later street
+
+
+# ---- the first round: the blueprint, unless an opponent raises far off its sizes ---------------
+def first_round_to_the_agent(agent, raise_to):
+    """Seat 3 limps, seats 4 and 5 fold, the button (seat 0) raises to ``raise_to``: four
+    players are left and the agent (seat 1, the small blind) is to act."""
+    game = agent.game
+    agent.new_hand(1, 0)
+    state, k = game.new_initial_state(), 0
+    script = {3: CHECK_CALL, 4: 0, 5: 0, 0: raise_action(raise_to)}
+    while state.current_player() != 1:
+        p = state.current_player()
+        action = FLOP_DECK[k] if p < 0 else script[p]
+        k += p < 0
+        agent.observe(state, action)
+        state = state.child(action)
+    return state
+
+
+def blueprint_raises(agent, state):
+    """The raise-to amounts the blueprint has at ``state`` for the player to act."""
+    from gamesolve_nlth.state import action_raise_to
+
+    bp = agent.blueprint
+    node, line = bp.locate_line(state, draw=False)
+    store = bp.store
+    p = state.current_player()
+    return [action_raise_to(bp._real_action(state, p, node, line, k)) for k in range(int(store.child_start[node]), int(store.child_start[node + 1])) if store.edge_class[k] == 2]
+
+
+@pytest.fixture(scope="module")
+def first_round_agent(trained):
+    from gamesolve_nlth.search.agent import make_search_agent
+
+    out, _ = trained
+    return make_search_agent(NLTHGame(players=6, button=0), 1, {"store": str(out), "seconds": "0", "mccfr_iterations": "2000"})
+
+
+def test_a_first_round_raise_far_from_every_blueprint_size_is_searched(first_round_agent):
+    agent = first_round_agent
+    game = agent.game
+    probe = game.new_initial_state()
+    for c in FLOP_DECK[:12]:
+        probe = probe.child(c)
+    probe = probe.child(CHECK_CALL).child(0).child(0)  # the button's decision
+    far = max(blueprint_raises(agent, probe)) // 2 + 333
+    assert min(abs(far - s) for s in blueprint_raises(agent, probe)) > 100
+    state = first_round_to_the_agent(agent, far)
+    assert agent._mode() == "first-round" and agent.root.history == state.history
+    agent.act(state, 1)
+    assert agent.decisions[-1].street == 0 and agent.decisions[-1].searched
+    form = agent.solved.form
+    assert (form.term_kind == ROLLOUT).any() and not (form.node_kind == CHANCE).any()
+
+
+def test_a_first_round_raise_near_a_blueprint_size_plays_the_blueprint(first_round_agent):
+    agent = first_round_agent
+    probe = agent.game.new_initial_state()
+    for c in FLOP_DECK[:12]:
+        probe = probe.child(c)
+    probe = probe.child(CHECK_CALL).child(0).child(0)
+    near = min(blueprint_raises(agent, probe)) + 60
+    state = first_round_to_the_agent(agent, near)
+    agent.act(state, 1)
+    assert agent._mode() is None and not agent.decisions[-1].searched

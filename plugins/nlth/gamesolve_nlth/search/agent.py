@@ -29,8 +29,13 @@ How a hand goes for the agent in ``seat``:
 * Each solve runs until its time budget (``seconds``) or ``iterations``; the agent plays the
   final iteration's strategy (``play=current``, as Pluribus) and keeps the average as sigma.
 
-What is not here yet (issue 12): searching the first round (off-tree bets), and heads-up
-flops (to the end of the game: the vector solver's memory).
+* The first round plays the blueprint unless an opponent raises more than ``preflop_off``
+  (100) chips away from every blueprint raise at that point with at most four players left;
+  then the rest of the round is searched from the public state after that raise (beliefs
+  carried there by the blueprint), to the flop's leaves with continuation strategies.
+
+What is not here yet (issue 12): heads-up flops (to the end of the game: the vector solver's
+memory).
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ import attrs
 import numpy as np
 
 from gamesolve.agents import Agent, hand_seed
+from gamesolve.game.factored import DECISION
+from gamesolve.game.poker_form import RAISE
 from gamesolve.game.state import CHANCE
 from gamesolve.search.beliefs import ItemRanges
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
@@ -70,7 +77,10 @@ class NLTHSearchConfig:
     :ivar algorithm: the vector solver's preset (``lcfr``: Linear CFR, as Pluribus; ``dcfr``...).
     :ivar play: ``current`` (final iteration, as Pluribus) or ``average``.
     :ivar streets: rounds that search (1 flop, 2 turn, 3 river).
-    :ivar k: continuation strategies a player picks from at a multiway flop's leaves (1-4).
+    :ivar k: continuation strategies a player picks from at a depth-limited subgame's leaves (1-4).
+    :ivar preflop_off: the first round searches after an opponent's raise more than this many
+        chips from every blueprint raise there, with at most four players left (0: never).
+    :ivar preflop_bets: the first round's raise sizes in such a search (pot fractions, allin).
     :ivar bets, raises: the subgame's sizes, as ``gamesolve spot`` writes them.
     """
 
@@ -89,6 +99,8 @@ class NLTHSearchConfig:
     multiway_raises: str = "allin"
     multiway_raise_cap: int = 1
     k: int = 4
+    preflop_off: int = 100
+    preflop_bets: str = "100%,allin"
 
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> NLTHSearchConfig:
@@ -98,6 +110,7 @@ class NLTHSearchConfig:
             "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,
             "allin_threshold": float, "threads": int, "mccfr_iterations": int, "multiway_bets": str,
             "multiway_raises": str, "multiway_raise_cap": int, "k": int,
+            "preflop_off": int, "preflop_bets": str,
         }  # fmt: skip
         values = {}
         for key, raw in options.items():
@@ -131,7 +144,9 @@ class NLTHSearchConfig:
     def multiway_sizes(self) -> SubgameSizes:
         """Sizes of pots of three or more players."""
         sizes = _street_sizes(self.multiway_bets, self.multiway_raises, "multiway_bets/multiway_raises")
-        return SubgameSizes({i + 1: sizes[s] for i, s in enumerate(STREETS)}, self.multiway_raise_cap, self.allin_threshold)
+        first = _street_sizes(self.preflop_bets, self.preflop_bets, "preflop_bets")["flop"]
+        return SubgameSizes({0: StreetSizes(first.bets, first.bets), **{i + 1: sizes[s] for i, s in enumerate(STREETS)}},
+                            self.multiway_raise_cap, self.allin_threshold)  # fmt: skip
 
 
 def _street_sizes(bets: str, raises: str, what: str) -> dict[str, StreetSizes]:
@@ -203,6 +218,7 @@ class NLTHSearchAgent(Agent):
         self._built = None  # (added, the round's subgame)
         self._round_spot = None
         self.busy = 0.0
+        self.preflop_root = False  # the first round searches from an off-tree raise
 
     def observe(self, state: NLTHState, action: int) -> None:
         started = time.perf_counter()
@@ -220,6 +236,8 @@ class NLTHSearchAgent(Agent):
         child = state.child(action)
         if child.current_player() >= 0 and (self.root is None or child.street != self.root.street):
             self._new_round(child)
+        elif player >= 0 and player != self.seat and child.current_player() >= 0 and self._off_blueprint(state, player, action):
+            self._move_root(child)
         self.busy += time.perf_counter() - started
 
     def act(self, state: NLTHState, seat: int) -> int:
@@ -234,6 +252,38 @@ class NLTHSearchAgent(Agent):
         self.decisions.append(Decision(state.street, self.busy + time.perf_counter() - started, searched))
         self.busy = 0.0
         return action
+
+    # -- the first round: the blueprint unless an opponent bets far off its sizes ---------------
+    def _off_blueprint(self, state: NLTHState, player: int, action: int) -> bool:
+        """Supplement: in the first round, an opponent's raise more than ``preflop_off`` chips
+        from every raise the blueprint has there, with at most four players left (and the
+        agent among them), makes the agent search the rest of the round."""
+        if state.street != 0 or action < 2 or self.preflop_root or self.config.preflop_off <= 0:
+            return False
+        in_hand = [p for p, a in enumerate(state.in_hand) if a]
+        if len(in_hand) > 4 or self.seat not in in_hand:
+            return False
+        located = self.blueprint.locate_line(state, draw=False)
+        store = self.blueprint.store
+        if located is None or store.node_kind[located[0]] != DECISION:
+            return True  # the hand already left the blueprint's tree
+        node, line = located
+        sizes = [
+            action_raise_to(self.blueprint._real_action(state, player, node, line, k))
+            for k in range(int(store.child_start[node]), int(store.child_start[node + 1]))
+            if store.edge_class[k] == RAISE
+        ]
+        return not sizes or min(abs(action_raise_to(action) - s) for s in sizes) > self.config.preflop_off
+
+    def _move_root(self, state: NLTHState) -> None:
+        """The first round's search starts at the public state after the off-tree raise
+        (unsafe search from there), with the beliefs carried to it by sigma (the blueprint)."""
+        ranges = self.ranges
+        for before, player, action in self.actions:
+            ranges = ranges.after_action(player, self._sigma(before, player, action))
+        self.ranges, self.root, self.preflop_root = ranges, state, True
+        self.actions, self.added, self.frozen = [], {}, {}
+        self.solved, self.stale, self._built, self._round_spot = None, False, None, None
 
     # -- beliefs ---------------------------------------------------------------------------
     def _new_round(self, root: NLTHState) -> None:
@@ -288,9 +338,14 @@ class NLTHSearchAgent(Agent):
     def _mode(self) -> str | None:
         """``"heads-up"`` (vector CFR), ``"multiway"`` (MCCFR) or None (the blueprint plays)."""
         root = self.root
-        if root is None or root.street not in self.config.streets:
+        if root is None:
             return None
         active = [p for p, a in enumerate(root.in_hand) if a]
+        if root.street == 0:
+            chips = sum(root.stacks[p] > 0 for p in active)
+            return "first-round" if self.preflop_root and chips >= 2 else None
+        if root.street not in self.config.streets:
+            return None
         if len(active) == 2:
             # Heads-up flops would run to the end of the game: too large for the vector
             # solver's memory today, so the blueprint plays them.
@@ -328,7 +383,8 @@ class NLTHSearchAgent(Agent):
             else:
                 # A multiway flop stops at the turn or right after the flop's second raise
                 # (supplement), its leaves valued by rollouts of the blueprint's continuations.
-                depth = DepthLimit(raises=2, k=self.config.k) if self._mode() == "multiway-limited" else None
+                mode = self._mode()
+                depth = None if mode == "multiway" else DepthLimit(raises=2 if mode == "multiway-limited" else None, k=self.config.k)
                 form = build_multiway(self.root.s, self.config.multiway_sizes(), self.added, self.ranges.reach,
                                       tuple(self.root.board), depth, self._leaf_values)  # fmt: skip
             self._built = (key, form)
@@ -349,7 +405,7 @@ class NLTHSearchAgent(Agent):
         agent's own earlier actions in the round frozen for its actual hand; anytime: it
         stops when the time budget is spent and plays what there is."""
         self.solved, self.stale = None, False
-        if self._mode() in ("multiway", "multiway-limited"):
+        if self._mode() in ("multiway", "multiway-limited", "first-round"):
             self._solve_multiway()
             return
         spot, seats = self._spot()

@@ -60,9 +60,10 @@ class DepthLimit:
 
 
 def _actions(sizes: SubgameSizes, s: np.ndarray, root_stack: np.ndarray, root_commit: np.ndarray,
-             added: Collection[int]) -> list[tuple[int, int]]:  # fmt: skip
+             added: Collection[int], raised_before: int = 0) -> list[tuple[int, int]]:  # fmt: skip
     """``(class, engine amount)`` of the subgame's actions at decision state ``s``: fold when
-    facing a bet, check/call, the street's sizes and the raise-to amounts ``added``."""
+    facing a bet, check/call, the street's sizes and the raise-to amounts ``added``. The raise
+    cap counts the raises of the subgame (``raised_before``: the street's raises before the root)."""
     can_fold, _, call, lo, hi = E.legal(s)
     p = int(s[E.H_ACTOR])
     bet = int(s[E.BET + p])
@@ -72,7 +73,7 @@ def _actions(sizes: SubgameSizes, s: np.ndarray, root_stack: np.ndarray, root_co
         return out
     targets = {min(max(int(to), lo), hi) for to in added}
     raises = int(s[E.H_RAISES])
-    if raises <= sizes.raise_cap:
+    if raises - raised_before <= sizes.raise_cap:
         street = sizes.streets[int(s[E.H_STREET])]
         mb = int(E.max_bet(s))
         base = int(E.pot(s)) + (mb - bet)  # the pot after calling
@@ -147,6 +148,7 @@ class _Builder:
         self.sizes = sizes
         self.depth = depth
         self.root_street = int(root[E.H_STREET])
+        self.root_raises = int(root[E.H_RAISES])
         self.leaves: list[tuple[np.ndarray, tuple[int, ...]]] = []  # (state, path) of each leaf
         self.added = added
         self.board = board
@@ -217,7 +219,8 @@ class _Builder:
         actor = int(E.next_actor(s))
         if actor >= 0:
             branches = []
-            for action_kind, amount in _actions(self.sizes, s, self.root_stack, self.root_commit, self.added.get(path, ())):
+            before = self.root_raises if int(s[E.H_STREET]) == self.root_street else 0
+            for action_kind, amount in _actions(self.sizes, s, self.root_stack, self.root_commit, self.added.get(path, ()), before):
                 child, label = _apply(s, action_kind, amount)
                 branches.append((label, action_kind, self.walk(child, cards, path + (label,))))
             return _join(self.node(s, cards, DECISION, actor, GOES_ON), branches)
