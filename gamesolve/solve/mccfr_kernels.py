@@ -23,7 +23,8 @@ inside one function for a whole batch of iterations, with the bundles' arrays in
 scalar-only helpers; terminals are read in place (``FIXED`` and ``TABLE`` directly, only a
 ``CONTEST`` calls :func:`~gamesolve.game.terminals.contest_value`). Calling
 ``terminal_value`` with the terminal bundle cost 1.5x on Liar's Dice (``TABLE`` terminals)
-and 1.3x on Leduc: a quarter of the time went to reference counts.
+and 1.3x on Leduc: a quarter of the time went to reference counts. (``ROLLOUT`` leaves call
+:func:`~gamesolve.game.rollout.rollout_value` with their bundle: a leaf's rollout is long.)
 """
 
 from __future__ import annotations
@@ -34,13 +35,14 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, prange
 
-from gamesolve.game.factored import CHANCE, DECISION, FIXED, TABLE, TERMINAL
+from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TERMINAL
+from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import contest_value
 from gamesolve.rng import splitmix
 
 INT32_MAX = 2147483647
 
-DealArrays = namedtuple("DealArrays", "private public strength index")
+DealArrays = namedtuple("DealArrays", "private public strength index cont cont_strength")
 """A batch of deals (:class:`~gamesolve.game.deals.DealBatch`'s arrays), one per iteration."""
 
 Tables = namedtuple("Tables", "node_offset regrets avg phi res_next res_end rng visited dropped saturated")
@@ -138,7 +140,7 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig):
 
 
 @njit(cache=True)
-def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen):
+def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
     Iteration ``i`` of the thread is global iteration ``t_start[thread] + i + 1`` and uses
@@ -158,7 +160,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     # tuple fields (benchmarks/compare_commits.py).
     node_kind, node_player, node_round, child_start, child_list = tree.kind, tree.player, tree.round, tree.child_start, tree.child_list
     row_owner, settled, settled_value, num_private = tree.row_owner, tree.settled, tree.settled_value, tree.num_private
-    private, strength, index = deals.private, deals.strength, deals.index
+    private, strength, index, cont, cont_strength = deals.private, deals.strength, deals.index, deals.cont, deals.cont_strength
     term_kind, term_payoff, term_contender, term_row, term_table = term.kind, term.payoff, term.contender, term.row, term.table
     frozen_slot, frozen_private, frozen_start, frozen_probs = frozen.node_slot, frozen.private, frozen.start, frozen.probs
     regrets, avg, dropped, saturated = tables.regrets, tables.avg, tables.dropped, tables.saturated
@@ -195,8 +197,10 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                         v = term_payoff[node, p]
                     elif term_kind[node] == TABLE:
                         v = term_table[index[d], term_row[node], p]
-                    else:
+                    elif term_kind[node] == CONTEST:
                         v = contest_value(term_payoff, term_contender, node, p, strength, d)
+                    else:  # ROLLOUT: a depth-limited subgame's leaf
+                        v = rollout_value(ro, term_payoff, node, p, cont, cont_strength, d)
                     # Climb: hand the value to the traverser's frames until one has more to explore.
                     finished = False
                     while True:
@@ -334,10 +338,10 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
 
 
 @njit(cache=True, parallel=True)
-def run_threads(n_threads, n_iters, done, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen):
+def run_threads(n_threads, n_iters, done, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro):
     """``n_iters[t]`` iterations on each of ``n_threads`` threads sharing the tables."""
     for t in prange(n_threads):
-        done[t] = run_thread(t, n_iters[t], t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen)
+        done[t] = run_thread(t, n_iters[t], t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro)
 
 
 @njit(cache=True)

@@ -47,6 +47,8 @@ class VectorCFR:
                  sample_chance: bool = False, seed: int = 0, threads: int = 1,
                  root_reach: np.ndarray | None = None,
                  frozen: Mapping[tuple[int, int], np.ndarray] | None = None):  # fmt: skip
+        if form.rollout is not None:
+            raise FormError("vcfr cannot value rollout leaves (depth-limited subgames): use a sampling solver")
         if form.removal is not None and form.num_players != 2:
             raise FormError("vcfr with item removal is for two players")
         if form.removal is None and (form.deals is None or form.deals.listed is None or not form.has_constant_private_states()):

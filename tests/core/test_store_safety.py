@@ -191,7 +191,7 @@ def test_checkpoint_interval_spellings(run, tmp_path):
 def test_a_second_writer_is_refused_while_the_first_runs(tmp_path):
     out = tmp_path / "run"
     first = subprocess.Popen([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "leduc", "--algo", "mccfr-p",
-                              "--minutes", "0.2", "--out", str(out), "--checkpoint", "2s", "--json"],
+                              "--minutes", "0.5", "--out", str(out), "--checkpoint", "2s", "--json"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
         deadline = time.time() + 120
