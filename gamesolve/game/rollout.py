@@ -54,7 +54,7 @@ def make_rollout(game: FactoredGame, infoset_start, packed, bits, player_of, ent
         np.ascontiguousarray(game.settled, np.bool_), np.ascontiguousarray(game.settled_value, np.float64),
         np.ascontiguousarray(game.term_kind, np.int8), np.ascontiguousarray(game.payoff, np.float64),
         np.ascontiguousarray(game.contender, np.bool_), np.ascontiguousarray(game.term_row, np.int32),
-        np.ascontiguousarray(game.table, np.float64),
+        np.ascontiguousarray(game.terminal_arrays().table, np.float64),  # deal-major, as terminal_value reads it
         np.ascontiguousarray(infoset_start, np.int64), np.ascontiguousarray(packed, np.uint8), int(bits),
         np.ascontiguousarray(player_of, np.int64), np.ascontiguousarray(entry, np.int64),
         np.ascontiguousarray(choice, np.int8), np.ascontiguousarray(ratio, np.float64),

@@ -181,7 +181,7 @@ class _LeafValues:
         form = continuations.form
         self.form = form
         self._tree = form.tree_arrays()
-        self._terminals = form.terminal_arrays()
+        self._terminals = form.terminal_arrays()  # TABLE payoffs deal-major, as terminal_value reads them
         self._ends = subtree_ends(form)
         self._paths = chance_paths(form)
         self._cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
