@@ -231,6 +231,11 @@ def test_full_tables_drop_row_allocations_and_count_them_instead_of_failing(ledu
     assert (trainer.node_offset[later] < 0).all()
 
 
+def test_a_capacity_below_the_first_rounds_rows_is_refused(leduc2_poker):
+    with pytest.raises(ValueError, match="first round"):
+        MCCFRTrainer(leduc2_poker, toy_config(), capacity=first_round_entries(leduc2_poker) - 1)
+
+
 def test_a_huge_regret_scale_saturates_regrets_and_counts_them(leduc2_poker):
     # Leduc's payoffs reach 13 chips: at 1e9 units per chip one update overflows int32.
     trainer = trained(leduc2_poker, 2_000, regret_scale="1e9")
