@@ -5,13 +5,19 @@ the reference semantics). No inclusion-exclusion, no sorting: slow, and obviousl
 
 from __future__ import annotations
 
-import functools
 import itertools
 
 import numpy as np
+from numba import njit
 
 from gamesolve.game.factored import FIXED
 from gamesolve.game.terminals import contest_value
+
+
+@njit(cache=True)
+def _showdowns(stake, contender, p, strengths, out):
+    for i in range(strengths.shape[0]):
+        out[i] = contest_value(stake, contender, 0, p, strengths, i)
 
 
 def brute_force_cfv(kind, payoff, contender, p, reach, items, strength, states):
@@ -34,21 +40,17 @@ def brute_force_cfv(kind, payoff, contender, p, reach, items, strength, states):
     weight = np.prod([reach[q, tuples[:, j]] for j, q in enumerate(opponents)], axis=0)
     stake = np.asarray(payoff, dtype=np.float64)[None, :]
     contenders = np.asarray(contender, dtype=np.bool_)[None, :]
-
-    @functools.cache
-    def showdown(strengths):
-        return contest_value(stake, contenders, 0, p, np.array([strengths], dtype=np.int32), 0)
-
     out = np.zeros(len(states))
     for i, h in enumerate(states):
-        for j in np.flatnonzero((held & masks[h]) == 0):
-            if kind == FIXED:
-                value = payoff[p]
-            else:
-                row = [0] * n_players
-                row[p] = int(strength[h])
-                for k, q in enumerate(opponents):
-                    row[q] = int(strength[tuples[j, k]])
-                value = showdown(tuple(row))
-            out[i] += weight[j] * value
+        ok = (held & masks[h]) == 0
+        if kind == FIXED:
+            out[i] = payoff[p] * weight[ok].sum()
+            continue
+        rows = np.zeros((int(ok.sum()), n_players), dtype=np.int32)
+        rows[:, p] = strength[h]
+        for j, q in enumerate(opponents):
+            rows[:, q] = strength[tuples[ok, j]]
+        values = np.empty(len(rows))
+        _showdowns(stake, contenders, p, rows, values)
+        out[i] = weight[ok] @ values
     return out

@@ -22,21 +22,23 @@ their stakes are dead money the winners take). The value is then
 prefixes: W = "weaker" (the states before ``h``'s group of equal strength), T = "weaker or
 tied" - W, S = "all" - "weaker or tied". The masses are bilinear in the two sets, so nine class
 masses are combinations of the masses ``J(P1, P2; h)`` of prefix pairs, and the combination's
-coefficients (``prefix_coefficients``) are often zero (one pot: five of the nine).
+coefficients (``prefix_coefficients``) are often zero (one pot: four of the nine). One sweep
+gives three of them (weaker/weaker, then with ``h``'s group added to one set, then to both).
 
 **Prefix masses in one sweep.** A sweep over ``h``'s strength groups grows the two prefix
 sets one state at a time and keeps, for the current sets: the joint mass of disjoint pairs
 ``J``; per item ``c`` the part of it where ``c`` is in ``h1`` (``Q[0, c]``) or in ``h2``
 (``Q[1, c]``); each set's total, per-item sums ``S`` and per-item-pair reach ``T`` (the state
-holding both items). Adding a state costs O(items); the mass for ``h = {a, b}`` is then, by
-inclusion-exclusion over the pairs that touch ``a`` or ``b`` (:func:`_query`)::
+holding both items) and ``C[a, b] = sum over x of T[0, a, x] T[1, b, x]``. Adding a state
+costs O(items); the mass for ``h = {a, b}`` is then O(1), by inclusion-exclusion over the
+pairs that touch ``a`` or ``b`` (:func:`_query`)::
 
     J - Q[.., a] - Q[.., b] + (pairs holding both a and b: h1 = {a, b}, h2 = {a, b},
                                a in h1 and b in h2, b in h1 and a in h2)
 
-the last two a product of per-item sums minus one dot product over items. A sweep is
-O(n x items) (n private states), a terminal at most nine sweeps: exact, no sampling, about
-a millisecond at 1,326 hands (docs/benchmarks.md). Four or more players would need the same
+the last two a product of per-item sums minus ``C[a, b]`` (or ``C[b, a]``). A sweep is
+O(n + m x items) for n private states of which m have reach: exact, no sampling;
+docs/benchmarks.md has the cost per terminal. Four or more players would need the same
 algebra over triples; not done.
 """
 
@@ -67,16 +69,29 @@ def check_pair_items(items: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _insert(k, c, d, r, total, sums, pair, only, joint):
+def _insert(k, c, d, r, total, sums, pair, only, cross, joint):
     """Add a state holding items ``c, d`` with reach ``r`` to set ``k`` (0 or 1)."""
     o = 1 - k
     compatible = total[o] - sums[o, c] - sums[o, d] + pair[o, c, d]
     joint[0] += r * compatible
     only[k, c] += r * compatible
     only[k, d] += r * compatible
+    # The other set's states holding e but neither c nor d (pair is symmetric: rows, for speed).
+    pair_c = pair[o, c]
+    pair_d = pair[o, d]
+    only_o = only[o]
+    sums_o = sums[o]
     for e in range(sums.shape[1]):
-        if e != c and e != d:
-            only[o, e] += r * (sums[o, e] - pair[o, e, c] - pair[o, e, d])
+        only_o[e] += r * (sums_o[e] - pair_c[e] - pair_d[e])
+    only_o[c] -= r * (sums_o[c] - pair_d[c])  # e = c and e = d take no part
+    only_o[d] -= r * (sums_o[d] - pair_c[d])
+    # cross[k][c, e] += r * pair[o, d, e]: the products pair[0, a, x] * pair[1, b, x] this state
+    # completes (cross[0] collects them as [a, b], cross[1] as [b, a]: rows either way).
+    row_c = cross[k, c]
+    row_d = cross[k, d]
+    for e in range(sums.shape[1]):
+        row_c[e] += r * pair_d[e]
+        row_d[e] += r * pair_c[e]
     total[k] += r
     sums[k, c] += r
     sums[k, d] += r
@@ -85,61 +100,65 @@ def _insert(k, c, d, r, total, sums, pair, only, joint):
 
 
 @njit(cache=True)
-def _query(a, b, total, sums, pair, only, joint):
+def _query(a, b, total, sums, pair, only, cross, joint):
     """The joint mass of the disjoint pairs of the two sets that avoid items ``a`` and ``b``."""
     m = joint[0] - only[0, a] - only[1, a] - only[0, b] - only[1, b]
     m += pair[0, a, b] * (total[1] - sums[1, a] - sums[1, b] + pair[1, a, b])
     m += pair[1, a, b] * (total[0] - sums[0, a] - sums[0, b] + pair[0, a, b])
-    dot_ab = 0.0
-    dot_ba = 0.0
-    for x in range(sums.shape[1]):
-        dot_ab += pair[0, a, x] * pair[1, b, x]
-        dot_ba += pair[0, b, x] * pair[1, a, x]
-    m += (sums[0, a] - pair[0, a, b]) * (sums[1, b] - pair[1, a, b]) - dot_ab
-    m += (sums[0, b] - pair[0, a, b]) * (sums[1, a] - pair[1, a, b]) - dot_ba
+    # sum over x of pair[0, a, x] * pair[1, b, x], and the same with a and b swapped
+    ab = cross[0, a, b] + cross[1, b, a]
+    ba = cross[0, b, a] + cross[1, a, b]
+    m += (sums[0, a] - pair[0, a, b]) * (sums[1, b] - pair[1, a, b]) - ab
+    m += (sums[0, b] - pair[0, a, b]) * (sums[1, a] - pair[1, a, b]) - ba
     return m
 
 
 @njit(cache=True)
-def _insert_group(k, reach_k, items, order, lo, hi, total, sums, pair, only, joint):
+def _insert_group(k, reach_k, items, order, lo, hi, total, sums, pair, only, cross, joint):
     for i in range(lo, hi):
         s = order[i]
         if reach_k[s] != 0.0:
-            _insert(k, items[s, 0], items[s, 1], reach_k[s], total, sums, pair, only, joint)
+            _insert(k, items[s, 0], items[s, 1], reach_k[s], total, sums, pair, only, cross, joint)
 
 
 @njit(cache=True)
-def prefix_sweep(reach_1, reach_2, items, n_items, strength, order, kind_1, kind_2, coef, out):
-    """Add ``coef x J(P1, P2; h)`` to ``out[h]`` for every state ``h``: the joint mass of the
-    disjoint pairs (h1, h2) avoiding ``h``'s items, h1 from opponent 1's prefix set ``kind_1``
-    (:data:`WEAKER`, :data:`WEAKER_OR_TIED` or :data:`ALL`, relative to ``h``'s strength),
-    h2 from opponent 2's ``kind_2``, weighted by their reach."""
+def prefix_sweep(reach_1, reach_2, items, n_items, strength, order, all_1, all_2, first, c_before, c_first, c_both, out):
+    """One sweep over the strength groups, weakest first, adding prefix masses ``J(P1, P2; h)``
+    (the joint mass of the disjoint pairs (h1, h2) avoiding ``h``'s items, h1 in opponent 1's
+    set, h2 in opponent 2's, weighted by their reach) to ``out[h]`` for every state ``h``.
+
+    Opponent ``k``'s set is all its states if ``all_k``, else the states weaker than ``h``'s
+    group; at each group ``out[h]`` gets ``c_before x J`` of those sets, ``c_first x J`` once
+    the group joined opponent ``first``'s set (weaker or tied, unless that set is all), and
+    ``c_both x J`` once it joined both."""
     n = order.shape[0]
     total = np.zeros(2)
     sums = np.zeros((2, n_items))
     pair = np.zeros((2, n_items, n_items))
     only = np.zeros((2, n_items))
+    cross = np.zeros((2, n_items, n_items))
     joint = np.zeros(1)
-    if kind_1 == ALL:
-        _insert_group(0, reach_1, items, order, 0, n, total, sums, pair, only, joint)
-    if kind_2 == ALL:
-        _insert_group(1, reach_2, items, order, 0, n, total, sums, pair, only, joint)
+    reach = (reach_1, reach_2)
+    grows = (not all_1, not all_2)
+    if all_1:
+        _insert_group(0, reach_1, items, order, 0, n, total, sums, pair, only, cross, joint)
+    if all_2:
+        _insert_group(1, reach_2, items, order, 0, n, total, sums, pair, only, cross, joint)
+    coef = (c_before, c_first, c_both)
+    joins = (first, 1 - first)
     i = 0
     while i < n:
         j = i
         while j < n and strength[order[j]] == strength[order[i]]:
             j += 1
-        if kind_1 == WEAKER_OR_TIED:
-            _insert_group(0, reach_1, items, order, i, j, total, sums, pair, only, joint)
-        if kind_2 == WEAKER_OR_TIED:
-            _insert_group(1, reach_2, items, order, i, j, total, sums, pair, only, joint)
-        for k in range(i, j):
-            s = order[k]
-            out[s] += coef * _query(items[s, 0], items[s, 1], total, sums, pair, only, joint)
-        if kind_1 == WEAKER:
-            _insert_group(0, reach_1, items, order, i, j, total, sums, pair, only, joint)
-        if kind_2 == WEAKER:
-            _insert_group(1, reach_2, items, order, i, j, total, sums, pair, only, joint)
+        for stage in range(3):
+            if stage > 0 and grows[joins[stage - 1]]:
+                k = joins[stage - 1]
+                _insert_group(k, reach[k], items, order, i, j, total, sums, pair, only, cross, joint)
+            if coef[stage] != 0.0:
+                for m in range(i, j):
+                    s = order[m]
+                    out[s] += coef[stage] * _query(items[s, 0], items[s, 1], total, sums, pair, only, cross, joint)
         i = j
 
 
@@ -182,10 +201,19 @@ def three_player_cfv(term, rm, node, p, reach, out):
     strength = rm.path_strength[path]
     order = rm.path_order[path]
     if term.kind[node] == FIXED:
-        prefix_sweep(reach[q1], reach[q2], rm.items, rm.n_items, strength, order, ALL, ALL, term.payoff[node, p], out)
+        prefix_sweep(reach[q1], reach[q2], rm.items, rm.n_items, strength, order, True, True, 0, term.payoff[node, p], 0.0, 0.0, out)
         return
-    coef = prefix_coefficients(class_payoffs(term.payoff, term.contender, node, p, q1, q2))
-    for k1 in range(3):
-        for k2 in range(3):
-            if coef[k1, k2] != 0.0:
-                prefix_sweep(reach[q1], reach[q2], rm.items, rm.n_items, strength, order, k1, k2, coef[k1, k2], out)
+    g = prefix_coefficients(class_payoffs(term.payoff, term.contender, node, p, q1, q2))
+    w, t, a = WEAKER, WEAKER_OR_TIED, ALL
+    r1, r2, items, m = reach[q1], reach[q2], rm.items, rm.n_items
+    # Five sweeps cover the nine prefix pairs; those with no coefficient are skipped.
+    if g[w, w] != 0.0 or g[t, w] != 0.0 or g[t, t] != 0.0:
+        prefix_sweep(r1, r2, items, m, strength, order, False, False, 0, g[w, w], g[t, w], g[t, t], out)
+    if g[w, t] != 0.0:
+        prefix_sweep(r1, r2, items, m, strength, order, False, False, 1, 0.0, g[w, t], 0.0, out)
+    if g[w, a] != 0.0 or g[t, a] != 0.0:
+        prefix_sweep(r1, r2, items, m, strength, order, False, True, 0, g[w, a], g[t, a], 0.0, out)
+    if g[a, w] != 0.0 or g[a, t] != 0.0:
+        prefix_sweep(r1, r2, items, m, strength, order, True, False, 1, g[a, w], g[a, t], 0.0, out)
+    if g[a, a] != 0.0:
+        prefix_sweep(r1, r2, items, m, strength, order, True, True, 0, g[a, a], 0.0, 0.0, out)

@@ -20,7 +20,7 @@ import numpy as np
 from gamesolve.errors import UserError
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, FactoredGame, FormError, subtree_ends
 from gamesolve.game.removal import fixed_cfv, no_removal
-from gamesolve.game.removal_multi import ALL, check_pair_items, prefix_sweep
+from gamesolve.game.removal_multi import check_pair_items, prefix_sweep
 from gamesolve.game.terminals import empty_terminal_deals, terminal_deals
 from gamesolve.solve import vcfr_kernels as K
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
@@ -197,7 +197,7 @@ class VectorCFR:
         if self.form.num_players == 2:
             fixed_cfv(reach[1], rm.items, rm.n_items, 1.0, mass, np.empty(rm.n_items))
         else:
-            prefix_sweep(reach[1], reach[2], rm.items, rm.n_items, rm.path_strength[0], rm.path_order[0], ALL, ALL, 1.0, mass)
+            prefix_sweep(reach[1], reach[2], rm.items, rm.n_items, rm.path_strength[0], rm.path_order[0], True, True, 0, 1.0, 0.0, 0.0, mass)
         return float(reach[0] @ mass)
 
     def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:
