@@ -2,19 +2,22 @@
 terminal at 1,326 hands, error against brute force, and vector CFR on a 3-player river spot.
 
     python benchmarks/multiway_showdown.py [--reps 20] [--spots 6] [--seed 0] [--iterations 20]
+                                           [--checkpoints 30 100 300]
 
 * Cost: one player's values at one river terminal (``three_player_cfv``), every hand off the
   board in every range with random weights, for a fold (FIXED), a 3-way pot, side pots and a
   showdown after a fold; side by side with the two-player O(n) showdown (``contest_cfv``) on
   the same board, and the brute-force oracle (tests/multiway_oracle.py) on 40-hand ranges.
-  Median of --reps calls, one thread, compilation excluded.
+  Median of --reps calls, one thread, compilation excluded. Times are CPU seconds of this
+  process (time.process_time), steadier than wall time on a shared machine.
 * Error: the largest relative difference from the brute force on --spots random river spots
   (40-hand ranges, six terminal kinds, every player); at full ranges, where brute force is out
   of reach (1.8e9 hand triples), two exact identities: the joint mass of uniform ranges is
   C(45,2) x C(43,2) = 893,970 for every hand, and the players' values sum to zero.
 * Solver: seconds per iteration of vector DCFR (one thread) on river spots of two and three
   players with the docs' sizes (bets 50%/100%/all-in, raises 100%/all-in, three raises),
-  every hand in every range.
+  every hand in every range, and the NashConv (sum of the vector best responses) of the
+  average strategy at --checkpoints iterations.
 
 Not a test.
 """
@@ -71,9 +74,9 @@ def median_seconds(fn, reps):
     fn()  # compile
     times = []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     return float(np.median(times))
 
 
@@ -93,9 +96,9 @@ def cost(args, rng):
     small = np.stack([subset(rng, board, 40) for _ in range(3)])
     term = terminal(*TERMINALS["3-way pot"])
     states = np.flatnonzero(small[0])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     brute_force_cfv(CONTEST, term.payoff[0], term.contender[0], 0, small, HAND_CARDS, strength, states)
-    brute = time.perf_counter() - t0
+    brute = time.process_time() - t0
     fast = median_seconds(lambda: three_player_cfv(term, rm, 0, 0, small, out), args.reps)
     print(f"  40-hand ranges, 3-way pot: brute force {1e3 * brute:.0f} ms for 40 hands, removal_multi {1e3 * fast:.3f} ms for all 1,326 ({brute / fast:,.0f}x)")
 
@@ -154,15 +157,23 @@ def solver(args):
         reach = spot_ranges(spot, *([np.ones(NUM_HANDS)] * players))
         vcfr = VectorCFR(form, TABULAR_ALGORITHMS["dcfr"], root_reach=reach)
         vcfr.run(1)  # compile
-        t0 = time.perf_counter()
+        vcfr.exploitability()
+        t0 = time.process_time()
         vcfr.run(args.iterations)
-        seconds = (time.perf_counter() - t0) / args.iterations
+        seconds = (time.process_time() - t0) / args.iterations
         terminals = int((form.term_kind >= 0).sum())
-        t0 = time.perf_counter()
-        value = vcfr.exploitability()[0]
-        br = time.perf_counter() - t0
+        t0 = time.process_time()
+        vcfr.exploitability()
+        br = time.process_time() - t0
         print(f"  {players} players: {form.num_nodes} nodes, {terminals} terminals: {seconds:.3f} s per iteration "
-              f"({1e3 * seconds / (players * terminals):.2f} ms per terminal and player); exploitability {100 * value / pot:.2f}% of the pot ({br:.2f} s)")  # fmt: skip
+              f"({1e3 * seconds / (players * terminals):.2f} ms per terminal and player); best responses {br:.2f} s")  # fmt: skip
+        line = []
+        for target in args.checkpoints:
+            if target > vcfr.iterations:
+                vcfr.run(target - vcfr.iterations)
+            nash_conv = sum(vcfr.exploitability()[1])
+            line.append(f"{vcfr.iterations}: {100 * nash_conv / pot:.3f}%")
+        print(f"    NashConv in % of the pot after " + ", ".join(line))
 
 
 def main():
@@ -171,6 +182,7 @@ def main():
     ap.add_argument("--spots", type=int, default=6)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--iterations", type=int, default=20)
+    ap.add_argument("--checkpoints", type=int, nargs="+", default=[30, 100, 300])
     args = ap.parse_args()
     import numba
 

@@ -28,7 +28,8 @@ def brute_force_cfv(kind, payoff, contender, p, reach, items, strength, states):
         ``strength[s]``: its showdown strength."""
     n_players = reach.shape[0]
     opponents = [q for q in range(n_players) if q != p]
-    masks = np.array([sum(1 << int(c) for c in set(row) if c >= 0) for row in items], dtype=np.int64)
+    items = np.asarray(items, dtype=np.int64)
+    masks = np.bitwise_or.reduce(np.where(items >= 0, np.left_shift(1, items.clip(0)), 0), axis=1)  # items held, as bits
     # Every tuple of opponent states in their ranges that share no item.
     tuples = np.array(list(itertools.product(*[np.flatnonzero(reach[q]) for q in opponents])), dtype=np.int64)
     held = np.zeros(len(tuples), dtype=np.int64)

@@ -23,7 +23,8 @@ prefixes: W = "weaker" (the states before ``h``'s group of equal strength), T = 
 tied" - W, S = "all" - "weaker or tied". The masses are bilinear in the two sets, so nine class
 masses are combinations of the masses ``J(P1, P2; h)`` of prefix pairs, and the combination's
 coefficients (``prefix_coefficients``) are often zero (one pot: four of the nine). One sweep
-gives three of them (weaker/weaker, then with ``h``'s group added to one set, then to both).
+gives three of them (weaker/weaker, then with ``h``'s group added to one set, then to both),
+and all/all at its end: a pot without side pots takes two sweeps, a fold one.
 
 **Prefix masses in one sweep.** A sweep over ``h``'s strength groups grows the two prefix
 sets one state at a time and keeps, for the current sets: the joint mass of disjoint pairs
@@ -122,7 +123,7 @@ def _insert_group(k, reach_k, items, order, lo, hi, total, sums, pair, only, cro
 
 
 @njit(cache=True)
-def prefix_sweep(reach_1, reach_2, items, n_items, strength, order, all_1, all_2, first, c_before, c_first, c_both, out):
+def prefix_sweep(reach_1, reach_2, items, n_items, strength, order, all_1, all_2, first, c_before, c_first, c_both, c_all, out):
     """One sweep over the strength groups, weakest first, adding prefix masses ``J(P1, P2; h)``
     (the joint mass of the disjoint pairs (h1, h2) avoiding ``h``'s items, h1 in opponent 1's
     set, h2 in opponent 2's, weighted by their reach) to ``out[h]`` for every state ``h``.
@@ -130,7 +131,7 @@ def prefix_sweep(reach_1, reach_2, items, n_items, strength, order, all_1, all_2
     Opponent ``k``'s set is all its states if ``all_k``, else the states weaker than ``h``'s
     group; at each group ``out[h]`` gets ``c_before x J`` of those sets, ``c_first x J`` once
     the group joined opponent ``first``'s set (weaker or tied, unless that set is all), and
-    ``c_both x J`` once it joined both."""
+    ``c_both x J`` once it joined both; at the end, when both sets are all, ``c_all x J``."""
     n = order.shape[0]
     total = np.zeros(2)
     sums = np.zeros((2, n_items))
@@ -160,6 +161,9 @@ def prefix_sweep(reach_1, reach_2, items, n_items, strength, order, all_1, all_2
                     s = order[m]
                     out[s] += coef[stage] * _query(items[s, 0], items[s, 1], total, sums, pair, only, cross, joint)
         i = j
+    if c_all != 0.0:
+        for s in range(n):
+            out[s] += c_all * _query(items[s, 0], items[s, 1], total, sums, pair, only, cross, joint)
 
 
 @njit(cache=True)
@@ -201,19 +205,25 @@ def three_player_cfv(term, rm, node, p, reach, out):
     strength = rm.path_strength[path]
     order = rm.path_order[path]
     if term.kind[node] == FIXED:
-        prefix_sweep(reach[q1], reach[q2], rm.items, rm.n_items, strength, order, True, True, 0, term.payoff[node, p], 0.0, 0.0, out)
+        prefix_sweep(reach[q1], reach[q2], rm.items, rm.n_items, strength, order, True, True, 0, 0.0, 0.0, 0.0, term.payoff[node, p], out)
         return
     g = prefix_coefficients(class_payoffs(term.payoff, term.contender, node, p, q1, q2))
     w, t, a = WEAKER, WEAKER_OR_TIED, ALL
     r1, r2, items, m = reach[q1], reach[q2], rm.items, rm.n_items
-    # Five sweeps cover the nine prefix pairs; those with no coefficient are skipped.
+    # At most four sweeps cover the nine prefix pairs (both sets are "all" at the end of any);
+    # those with no coefficient are skipped. One pot: two sweeps.
+    c_all = g[a, a]
     if g[w, w] != 0.0 or g[t, w] != 0.0 or g[t, t] != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, False, False, 0, g[w, w], g[t, w], g[t, t], out)
+        prefix_sweep(r1, r2, items, m, strength, order, False, False, 0, g[w, w], g[t, w], g[t, t], c_all, out)
+        c_all = 0.0
     if g[w, t] != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, False, False, 1, 0.0, g[w, t], 0.0, out)
+        prefix_sweep(r1, r2, items, m, strength, order, False, False, 1, 0.0, g[w, t], 0.0, c_all, out)
+        c_all = 0.0
     if g[w, a] != 0.0 or g[t, a] != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, False, True, 0, g[w, a], g[t, a], 0.0, out)
+        prefix_sweep(r1, r2, items, m, strength, order, False, True, 0, g[w, a], g[t, a], 0.0, c_all, out)
+        c_all = 0.0
     if g[a, w] != 0.0 or g[a, t] != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, True, False, 1, g[a, w], g[a, t], 0.0, out)
-    if g[a, a] != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, True, True, 0, g[a, a], 0.0, 0.0, out)
+        prefix_sweep(r1, r2, items, m, strength, order, True, False, 1, g[a, w], g[a, t], 0.0, c_all, out)
+        c_all = 0.0
+    if c_all != 0.0:
+        prefix_sweep(r1, r2, items, m, strength, order, True, True, 0, 0.0, 0.0, 0.0, c_all, out)

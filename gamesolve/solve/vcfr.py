@@ -31,7 +31,8 @@ WEIGHTINGS = {"dcfr": "dcfr", "linear": "lcfr", "lcfr": "lcfr", "cfr+": "cfr+", 
 
 
 class VectorCFR:
-    """Vector-form CFR on a factored game with listed deals.
+    """Vector-form CFR on a factored game with listed deals, or with item removal for two or
+    three players (:mod:`gamesolve.game.removal`, :mod:`gamesolve.game.removal_multi`).
 
     Threads run the subtrees under the first public chance nodes when the game has at least
     :attr:`parallel_min` node-private-state pairs.
@@ -168,10 +169,11 @@ class VectorCFR:
         if self.form.num_players != 2 and not self._zero_sum():
             raise ValueError("vector best response of more than two players is for zero-sum games")
         reach = self.tables.root_reach
+        mass = self.root_mass()
         values = []
         for p in range(self.form.num_players):
             cfv = K.best_response_values(self._tree, self._terminals, self.terminal_deals, self.removal, self.tables, p, rows)
-            values.append(float(reach[p] @ cfv) / self.root_mass())
+            values.append(float(reach[p] @ cfv) / mass)
         return sum(values) / len(values), values
 
     def _zero_sum(self) -> bool:
@@ -197,7 +199,7 @@ class VectorCFR:
         if self.form.num_players == 2:
             fixed_cfv(reach[1], rm.items, rm.n_items, 1.0, mass, np.empty(rm.n_items))
         else:
-            prefix_sweep(reach[1], reach[2], rm.items, rm.n_items, rm.path_strength[0], rm.path_order[0], True, True, 0, 1.0, 0.0, 0.0, mass)
+            prefix_sweep(reach[1], reach[2], rm.items, rm.n_items, rm.path_strength[0], rm.path_order[0], True, True, 0, 0.0, 0.0, 0.0, 1.0, mass)
         return float(reach[0] @ mass)
 
     def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:

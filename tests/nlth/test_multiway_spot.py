@@ -1,10 +1,11 @@
 """Three-player hold'em spots: the multiway showdown over ranges with card removal, and river
 spots solved by vector CFR, checked against brute force over every tuple of hands."""
 
+import attrs
 import numpy as np
 import pytest
 
-from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TERMINAL, TerminalArrays
+from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TERMINAL, FormError, TerminalArrays
 from gamesolve.game.removal import Removal
 from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
@@ -70,30 +71,51 @@ def test_the_multiway_showdown_equals_brute_force_on_random_3_player_river_spots
 
 def brute_force_value(form, rows, row_offset, reach, p, board, best_response):
     """``p``'s value (``best_response``: of a best response) against the others' ``rows``, by
-    walking the river tree with every terminal valued by the brute-force oracle."""
-    strength = hand_strengths(board)
+    walking the tree with every terminal valued by the brute-force oracle; a dealt card is
+    uniform over the cards neither on the board nor in the three hands, and removes the hands
+    holding it."""
     mine = np.flatnonzero(reach[p])
+    strengths = {}
 
-    def walk(node, r):
+    def walk(node, r, cards):
         if form.node_kind[node] == TERMINAL:
+            if cards not in strengths:
+                strengths[cards] = hand_strengths(cards) if len(cards) == 5 else None  # no showdown before the river
+            strength = strengths[cards]
             return brute_force_cfv(form.term_kind[node], form.payoff[node], form.contender[node], p, r, HAND_CARDS, strength, mine)
         kids = form.children(node)
+        if form.node_kind[node] == CHANCE:
+            values = 0.0
+            for card, c in zip(form.labels(node), kids):
+                holding = (HAND_CARDS == card).any(axis=1)
+                values = values + np.where(holding[mine], 0.0, walk(c, r * ~holding, cards + (int(card),)))
+            return values / (52 - len(cards) - 6)
         actor = form.node_player[node]
         sigma = [rows[row_offset[node] + mine * len(kids) + a] for a in range(len(kids))]
         if actor == p and best_response:
-            return np.max([walk(c, r) for c in kids], axis=0)
+            return np.max([walk(c, r, cards) for c in kids], axis=0)
         if actor == p:
-            return sum(s * walk(c, r) for s, c in zip(sigma, kids))
+            return sum(s * walk(c, r, cards) for s, c in zip(sigma, kids))
         values = 0.0
         for a, c in enumerate(kids):
             child = r.copy()
             child[actor] *= rows[row_offset[node] + np.arange(NUM_HANDS) * len(kids) + a]
-            values = values + walk(c, child)
+            values = values + walk(c, child, cards)
         return values
 
-    fixed = np.zeros(NUM_HANDS)  # the joint mass: a fixed terminal paying 1
-    fixed[mine] = brute_force_cfv(FIXED, [1.0, 1.0, 1.0], [True] * 3, p, reach, HAND_CARDS, strength, mine)
-    return float(reach[p, mine] @ walk(0, reach)) / float(reach[p] @ fixed)
+    mass = brute_force_cfv(FIXED, [1.0, 1.0, 1.0], [True] * 3, p, reach, HAND_CARDS, None, mine)  # a fixed terminal paying 1
+    return float(reach[p, mine] @ walk(0, reach, tuple(board))) / float(reach[p, mine] @ mass)
+
+
+def assert_vector_nash_conv_equals_brute_force(spot, reach, solver):
+    _, best = solver.exploitability()
+    rows = solver.average_rows()
+    form = solver.form
+    brute_best = [brute_force_value(form, rows, solver.row_offset, reach, p, spot.board, True) for p in range(3)]
+    brute_values = [brute_force_value(form, rows, solver.row_offset, reach, p, spot.board, False) for p in range(3)]
+    assert best == pytest.approx(brute_best, abs=1e-9)
+    assert sum(brute_values) == pytest.approx(0.0, abs=1e-9)  # zero-sum: NashConv is the sum of the best responses
+    assert sum(best) == pytest.approx(sum(b - v for b, v in zip(brute_best, brute_values)), abs=1e-9)
 
 
 @pytest.fixture(scope="module")
@@ -101,23 +123,27 @@ def solved_three_player_river():
     rng = np.random.default_rng(7)
     board = tuple(parse_cards("QsJh2h8d3c"))
     spot = Spot(board, 999, 9000, SMALL, SMALL, SMALL, raise_cap=1, players=3)
-    form = build_spot(spot)
     cards = set(int(c) for c in rng.choice([c for c in range(52) if c not in board], 12, replace=False))
     reach = spot_ranges(spot, *(random_range(rng, board, 12, cards) for _ in range(3)))
-    solver = VectorCFR(form, TABULAR_ALGORITHMS["dcfr"], root_reach=reach)
+    solver = VectorCFR(build_spot(spot), TABULAR_ALGORITHMS["dcfr"], root_reach=reach)
     solver.run(30)
-    return spot, form, reach, solver
+    return spot, reach, solver
 
 
 def test_the_vector_nash_conv_of_a_3_player_river_spot_equals_brute_force(solved_three_player_river):
-    spot, form, reach, solver = solved_three_player_river
-    _, best = solver.exploitability()
-    rows = solver.average_rows()
-    brute_best = [brute_force_value(form, rows, solver.row_offset, reach, p, spot.board, True) for p in range(3)]
-    brute_values = [brute_force_value(form, rows, solver.row_offset, reach, p, spot.board, False) for p in range(3)]
-    assert best == pytest.approx(brute_best, abs=1e-9)
-    assert sum(brute_values) == pytest.approx(0.0, abs=1e-9)  # zero-sum: NashConv is the sum of the best responses
-    assert sum(best) == pytest.approx(sum(b - v for b, v in zip(brute_best, brute_values)), abs=1e-9)
+    assert_vector_nash_conv_equals_brute_force(*solved_three_player_river)
+
+
+def test_the_vector_nash_conv_of_a_3_player_turn_spot_equals_brute_force():
+    rng = np.random.default_rng(3)
+    board = tuple(parse_cards("QsJh2h8d"))
+    turn, river = StreetSizes(bets=(1.0,), raises=()), StreetSizes(bets=(), raises=())  # the river checked down
+    spot = Spot(board, 999, 9000, turn, turn, river, raise_cap=0, players=3)
+    cards = set(int(c) for c in rng.choice([c for c in range(52) if c not in board], 10, replace=False))
+    reach = spot_ranges(spot, *(random_range(rng, board, 6, cards) for _ in range(3)))
+    solver = VectorCFR(build_spot(spot), TABULAR_ALGORITHMS["dcfr"], root_reach=reach)
+    solver.run(5)
+    assert_vector_nash_conv_equals_brute_force(spot, reach, solver)
 
 
 def test_a_3_player_river_spot_converges_to_a_small_nash_conv():
@@ -157,6 +183,12 @@ def test_a_3_player_turn_deals_each_river_card_with_the_cards_of_three_hands_rem
 def test_spots_of_other_sizes_or_unshareable_pots_are_refused(players, pot):
     with pytest.raises(SpotError):
         Spot(tuple(parse_cards("QsJh2h8d3c")), pot, 9000, players=players)
+
+
+def test_vcfr_refuses_item_removal_for_four_players():
+    form = build_spot(Spot(tuple(parse_cards("QsJh2h8d3c")), 999, 9000, SMALL, SMALL, SMALL, players=3))
+    with pytest.raises(FormError, match="two or three players"):
+        VectorCFR(attrs.evolve(form, num_players=4))
 
 
 def test_a_3_player_spot_needs_three_ranges():
