@@ -25,12 +25,16 @@ from gamesolve.rng import splitmix, stream
 @attrs.frozen(eq=False)
 class DealBatch:
     """Deals for consecutive iterations: ``private[i, p, r]``, ``public[i, k]``,
-    ``strength[i, p]`` and ``index[i]`` (the listed deal's number, -1 for generated deals)."""
+    ``strength[i, p]`` and ``index[i]`` (the listed deal's number, -1 for generated deals);
+    for rollout terminals, the continuation game's private states and strengths
+    (``cont[i, q, r]``, ``cont_strength[i, q]``; :mod:`gamesolve.game.rollout`)."""
 
     private: np.ndarray  # int32[C, P, R]
     public: np.ndarray  # int32[C, K]
     strength: np.ndarray  # int32[C, P]
     index: np.ndarray  # int64[C]
+    cont: np.ndarray = attrs.field(factory=lambda: np.zeros((0, 0, 0), np.int32))
+    cont_strength: np.ndarray = attrs.field(factory=lambda: np.zeros((0, 0), np.int32))
 
     def __len__(self) -> int:
         return len(self.index)

@@ -42,8 +42,10 @@ from gamesolve.game.deals import Deals
 DECISION, CHANCE, TERMINAL = 0, 1, 2
 """Node kinds of the public tree."""
 
-FIXED, CONTEST, TABLE = 0, 1, 2
-"""Terminal kinds: fixed payoffs, a contest of private strengths, an explicit table over deals."""
+FIXED, CONTEST, TABLE, ROLLOUT = 0, 1, 2, 3
+"""Terminal kinds: fixed payoffs, a contest of private strengths, an explicit table over deals,
+and a depth-limited subgame's leaf valued by rollouts of continuation strategies
+(:mod:`gamesolve.game.rollout`; sampling solvers only)."""
 
 SMALL_GAME_MCCFR_DEFAULTS = {
     # The paper's schedules (in minutes of an 8-day run) with one minute read as 10,000
@@ -125,6 +127,8 @@ class FactoredGame:
     # gamesolve/game/removal_multi.py): the items each private state holds, strengths per
     # public chance path, chance weights.
     removal: Any = None
+    # Rollout terminals (gamesolve/game/rollout.py): a Rollout bundle, or None.
+    rollout: Any = None
 
     # -- shapes -------------------------------------------------------------------------
     @property

@@ -195,7 +195,7 @@ class _LeafValues:
         index = np.full(listed.count, -1, dtype=np.int64)
         consistent = members[start[path] : start[path + 1]]
         index[consistent] = consistent
-        return DealArrays(listed.private, listed.public, listed.strength, index)
+        return DealArrays(listed.private, listed.public, listed.strength, index, np.zeros((0, 0, 0), np.int32), np.zeros((0, 0), np.int32))
 
     def values(self, leaf: int, choosers: list[int]) -> np.ndarray:
         key = (int(leaf), tuple(choosers))

@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 from gamesolve.game.factored import DECISION, FactoredGame
+from gamesolve.game.rollout import no_rollout
 from gamesolve.rng import mix
 from gamesolve.solve import mccfr_kernels as K
 from gamesolve.solve.rows import explicit_slots
@@ -181,6 +182,7 @@ class MCCFRTrainer:
         self.snapshot_sink = None  # where snapshots go (see take_snapshot); None: RAM
         self._tree = form.tree_arrays()
         self._terminals = form.terminal_arrays()
+        self._rollout = form.rollout if form.rollout is not None else no_rollout(form)
         self._frozen = frozen_arrays(form.num_nodes, frozen or {})
         sizes = form.row_sizes()
         first_round = (sizes > 0) & (form.node_round == 0)
@@ -282,17 +284,17 @@ class MCCFRTrainer:
         # One deal per iteration, numbered by iteration so that results do not depend on how
         # the run was cut into batches or threads.
         batch = self.form.deals.batch(self.seed, k.iteration, n)
-        deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index)
+        deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index, batch.cont, batch.cont_strength)
         while left.sum() > 0:
             self._refill()
             t_start += done
             cursor += done
             done[:] = 0
             if self.threads == 1:
-                done[0] = K.run_thread(0, left[0], t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg, self._frozen)
+                done[0] = K.run_thread(0, left[0], t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg, self._frozen, self._rollout)
             else:
                 numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
-                K.run_threads(self.threads, left, done, t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg, self._frozen)
+                K.run_threads(self.threads, left, done, t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg, self._frozen, self._rollout)
             left -= done
 
     def _events(self) -> None:
@@ -320,7 +322,7 @@ class MCCFRTrainer:
         """UPDATE-STRATEGY for every player, each on a fresh deal (a stream of its own)."""
         n = self.form.num_players
         batch = self.form.deals.batch(self.seed ^ 0x5EED5EED, self.counters.strategy_updates * n, n)
-        deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index)
+        deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index, batch.cont, batch.cont_strength)
         for p in range(n):
             self.update_rng[0] = K.update_strategy(p, p, self._tree, deals, self.tables, self.update_rng[0], self._stack, self._sig)
 

@@ -29,13 +29,14 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, prange
 
-from gamesolve.game.factored import CHANCE, DECISION, TERMINAL
+from gamesolve.game.factored import CHANCE, DECISION, ROLLOUT, TERMINAL
+from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import terminal_value
 from gamesolve.rng import splitmix
 
 INT32_MAX = 2147483647
 
-DealArrays = namedtuple("DealArrays", "private public strength index")
+DealArrays = namedtuple("DealArrays", "private public strength index cont cont_strength")
 """A batch of deals (:class:`~gamesolve.game.deals.DealBatch`'s arrays), one per iteration."""
 
 Tables = namedtuple("Tables", "node_offset regrets avg phi res_next res_end rng visited dropped saturated")
@@ -131,7 +132,7 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig):
 
 
 @njit(cache=True)
-def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen):
+def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
     Iteration ``i`` of the thread is global iteration ``t_start[thread] + i + 1`` and uses
@@ -181,6 +182,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                 if kind != DECISION or settled[node, p]:
                     if kind == DECISION:
                         v = settled_value[node, p]  # line 19: P_i's result is fixed from here
+                    elif term.kind[node] == ROLLOUT:  # a depth-limited subgame's leaf
+                        v = rollout_value(ro, term.payoff, node, p, deals.cont, deals.cont_strength, d)
                     else:
                         v = terminal_value(term, node, p, strength, index, d)
                     # Climb: hand the value to the traverser's frames until one has more to explore.
@@ -320,10 +323,10 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
 
 
 @njit(cache=True, parallel=True)
-def run_threads(n_threads, n_iters, done, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen):
+def run_threads(n_threads, n_iters, done, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro):
     """``n_iters[t]`` iterations on each of ``n_threads`` threads sharing the tables."""
     for t in prange(n_threads):
-        done[t] = run_thread(t, n_iters[t], t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen)
+        done[t] = run_thread(t, n_iters[t], t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro)
 
 
 @njit(cache=True)

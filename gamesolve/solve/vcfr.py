@@ -49,6 +49,8 @@ class VectorCFR:
                  sample_chance: bool = False, seed: int = 0, threads: int = 1,
                  root_reach: np.ndarray | None = None,
                  frozen: Mapping[tuple[int, int], np.ndarray] | None = None):  # fmt: skip
+        if form.rollout is not None:
+            raise FormError("vcfr cannot value rollout leaves (depth-limited subgames): use a sampling solver")
         if form.removal is not None and form.num_players not in (2, 3):
             raise FormError(f"vcfr with item removal is for two or three players, not {form.num_players}")
         if form.removal is not None and form.num_players == 3:

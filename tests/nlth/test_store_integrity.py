@@ -51,6 +51,8 @@ def match_args(store):
 COMMANDS = {
     "match": match_args,
     "solve --resume": lambda store: ["solve", "--out", store, "--resume", "--iterations", "10"],
+    # Hold'em has no exact exploitability, but a damaged store is still named as damaged.
+    "exploitability": lambda store: ["exploitability", "--game", "nlth", "--store", store],
 }
 
 

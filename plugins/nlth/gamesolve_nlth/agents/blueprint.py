@@ -152,11 +152,17 @@ class BlueprintAgent(Agent):
         return edges, [(action_raise_to(s.edge_label[k]) - call_to) / base for k in edges]
 
     def _locate(self, state: NLTHState, draw: bool = True) -> tuple[int, _Line] | None:
-        """The tree node matching the real hand so far (and the tree's own bets on that
+        """The decision node matching the real hand so far (and the tree's own bets on that
         line), or None if the hand left the tree. An off-tree bet met for the first time in
         this hand is translated at random (and kept); with ``draw=False`` (a question about
         the strategy, which must not touch the agent's random stream) it gets the
         deterministic translation instead, and is not kept."""
+        located = self.locate_line(state, draw)
+        return located if located is not None and self.store.node_kind[located[0]] == DECISION else None
+
+    def locate_line(self, state: NLTHState, draw: bool = False) -> tuple[int, _Line] | None:
+        """The tree node the real hand's actions lead to, whatever its kind (a search leaf's
+        entry into the blueprint), with the tree's chips on that line; None off the tree."""
         s = self.store
         n = self.game.num_players
         real = self.game.new_initial_state(cards=self.dummy, button=state.button)
@@ -191,7 +197,7 @@ class BlueprintAgent(Agent):
             line = line.after(t, line.bet_after(t, int(s.edge_class[k]), int(s.edge_label[k]), self.stack), int(s.node_round[child]) != int(s.node_round[node]))
             node = child
             real = real.child(action)
-        return (node, line) if s.node_kind[node] == DECISION else None
+        return node, line
 
     # -- acting ----------------------------------------------------------------------------------
     def act(self, state: NLTHState, seat: int) -> int:

@@ -12,9 +12,16 @@ How a hand goes for the agent in ``seat``:
   the latest search's *average* strategy; for the agent's own actions, the probabilities it
   actually played with for its actual hand (line 13), sigma for its other hands. Board cards
   remove the hands holding them.
-* Which rounds search (``streets``, default the turn and the river) and with whom: heads-up
-  pots (two players left with chips behind). The subgame runs from the round's root to the
-  end of the game (the paper's shape for two players). Other decisions play the blueprint.
+* Which rounds search (``streets``, default flop, turn and river): every pot where at least
+  two players in the hand have chips behind, except heads-up flops. Heads-up turns and rivers
+  run from the round's root to the end of the game, solved by vector-form CFR over both
+  ranges (:mod:`gamesolve_nlth.spot.tree`). Pots of three or more players are solved by
+  external-sampling Linear MCCFR with deals drawn from the range beliefs
+  (:mod:`gamesolve_nlth.search.multiway`; supplement: Monte Carlo Linear CFR for large
+  subgames): turns and rivers to the end of the game, flops to the start of the turn or right
+  after the flop's second raise, whichever comes first, where each player still able to act
+  picks one of ``k`` continuation strategies of the blueprint, valued by rollouts
+  (:mod:`gamesolve_nlth.search.continuation`). Other decisions play the blueprint.
 * The subgame offers fold, check/call and the search's bet sizes; an opponent's action the
   subgame does not offer is added where it was taken and the round is re-solved from its
   root (lines 5-8), with the agent's own earlier actions in the round frozen for its
@@ -22,10 +29,8 @@ How a hand goes for the agent in ``seat``:
 * Each solve runs until its time budget (``seconds``) or ``iterations``; the agent plays the
   final iteration's strategy (``play=current``, as Pluribus) and keeps the average as sigma.
 
-What is not here yet (issue 12): searching the first round (leaves with continuation
-strategies over hold'em hands) and pots of three or more players (a multiway showdown over
-ranges), and the flop by default (the vector solver's memory: enable with ``streets=1,2,3``
-and small flop sizes).
+What is not here yet (issue 12): searching the first round (off-tree bets), and heads-up
+flops (to the end of the game: the vector solver's memory).
 """
 
 from __future__ import annotations
@@ -41,10 +46,13 @@ from gamesolve.agents import Agent, hand_seed
 from gamesolve.game.state import CHANCE
 from gamesolve.search.beliefs import ItemRanges
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
+from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth import engine as E
+from gamesolve_nlth.search.continuation import continuation_game
+from gamesolve_nlth.search.multiway import DepthLimit, LeafValues, SubgameSizes, build_multiway
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
-from gamesolve_nlth.spot.sizes import parse_sizes
+from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
 from gamesolve_nlth.spot.tree import STREETS, Spot, SpotError, StreetSizes, build_spot, spot_ranges
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, action_raise_to, raise_action
 
@@ -55,23 +63,32 @@ class NLTHSearchConfig:
 
     :ivar seconds: time budget of one solve (0: none; then ``iterations`` decide alone and
         play is reproducible on any machine).
-    :ivar iterations: most iterations of one solve.
+    :ivar iterations: most iterations of one heads-up (vector CFR) solve.
+    :ivar mccfr_iterations: most iterations of one multiway (MCCFR) solve.
+    :ivar multiway_bets, multiway_raises, multiway_raise_cap: the sizes of pots of three or
+        more players (fewer than heads-up: the tree grows with every player).
     :ivar algorithm: the vector solver's preset (``lcfr``: Linear CFR, as Pluribus; ``dcfr``...).
     :ivar play: ``current`` (final iteration, as Pluribus) or ``average``.
     :ivar streets: rounds that search (1 flop, 2 turn, 3 river).
+    :ivar k: continuation strategies a player picks from at a multiway flop's leaves (1-4).
     :ivar bets, raises: the subgame's sizes, as ``gamesolve spot`` writes them.
     """
 
     seconds: float = 5.0
     iterations: int = 1000
+    mccfr_iterations: int = 200_000
     algorithm: str = attrs.field(default="lcfr", validator=attrs.validators.in_(tuple(TABULAR_ALGORITHMS)))
     play: str = attrs.field(default="current", validator=attrs.validators.in_(("current", "average")))
-    streets: tuple[int, ...] = (2, 3)
+    streets: tuple[int, ...] = (1, 2, 3)
     bets: str = "flop=75%,allin turn=75%,allin river=50%,100%,allin"
     raises: str = "allin"
     raise_cap: int = 2
     allin_threshold: float = 0.67
     threads: int = 1
+    multiway_bets: str = "flop=75%,allin turn=75%,allin river=75%,allin"
+    multiway_raises: str = "allin"
+    multiway_raise_cap: int = 1
+    k: int = 4
 
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> NLTHSearchConfig:
@@ -79,7 +96,8 @@ class NLTHSearchConfig:
         known = {
             "seconds": float, "iterations": int, "algorithm": str, "play": str, "bets": str, "raises": str,
             "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,
-            "allin_threshold": float, "threads": int,
+            "allin_threshold": float, "threads": int, "mccfr_iterations": int, "multiway_bets": str,
+            "multiway_raises": str, "multiway_raise_cap": int, "k": int,
         }  # fmt: skip
         values = {}
         for key, raw in options.items():
@@ -91,6 +109,7 @@ class NLTHSearchConfig:
                 raise ValueError(f"search option {key}={raw!r} is not valid") from None
         checks = {
             "seconds": lambda v: v >= 0, "iterations": lambda v: v >= 1, "raise_cap": lambda v: v >= 0,
+            "mccfr_iterations": lambda v: v >= 1, "multiway_raise_cap": lambda v: v >= 0, "k": lambda v: 1 <= v <= 4,
             "allin_threshold": lambda v: 0 < v <= 1, "threads": lambda v: v >= 1,
             "streets": lambda v: set(v) <= {1, 2, 3},
         }  # fmt: skip
@@ -102,14 +121,25 @@ class NLTHSearchConfig:
         except ValueError as exc:
             raise ValueError(f"search option {exc.args[0]}") from None
         config.sizes()  # bad sizes fail here, before any hand
+        config.multiway_sizes()
         return config
 
     def sizes(self) -> dict[str, StreetSizes]:
-        try:
-            first, then = parse_sizes(self.bets, self.bets), parse_sizes(self.raises, self.raises)
-        except SpotError as exc:
-            raise ValueError(f"search option bets/raises: {exc}") from None
-        return {s: StreetSizes(first[s], then[s]) for s in STREETS}
+        """Heads-up sizes by street name."""
+        return _street_sizes(self.bets, self.raises, "bets/raises")
+
+    def multiway_sizes(self) -> SubgameSizes:
+        """Sizes of pots of three or more players."""
+        sizes = _street_sizes(self.multiway_bets, self.multiway_raises, "multiway_bets/multiway_raises")
+        return SubgameSizes({i + 1: sizes[s] for i, s in enumerate(STREETS)}, self.multiway_raise_cap, self.allin_threshold)
+
+
+def _street_sizes(bets: str, raises: str, what: str) -> dict[str, StreetSizes]:
+    try:
+        first, then = parse_sizes(bets, DEFAULT_BETS), parse_sizes(raises, DEFAULT_RAISES)
+    except SpotError as exc:
+        raise ValueError(f"search option {what}: {exc}") from None
+    return {s: StreetSizes(first[s], then[s]) for s in STREETS}
 
 
 @attrs.frozen
@@ -124,21 +154,23 @@ class Decision:
 
 @attrs.frozen(eq=False)
 class _Solved:
-    """A solved round: the subgame, who is who, and the strategies."""
+    """A solved round: the subgame and the strategies."""
 
     form: object
-    seats: tuple[int, int]  # the real seat of subgame player 0 (first to act) and 1
     average: np.ndarray
     current: np.ndarray
     row_offset: np.ndarray
     iterations: int
 
-    def rows(self, node: int, which: str) -> np.ndarray:
-        """``[1326, actions]`` the strategy at ``node``."""
+    def rows(self, node: int, which: str) -> np.ndarray | None:
+        """``[1326, actions]`` the strategy at ``node``; None where the solver never reached
+        it (a sampling solver allocates rows on the first visit)."""
         n_act = int(self.form.num_actions[node])
-        base = self.row_offset[self.form.row_owner[node]]
+        base = int(self.row_offset[self.form.row_owner[node]])
+        if base < 0:
+            return None
         rows = self.average if which == "average" else self.current
-        return rows[base : base + NUM_HANDS * n_act].reshape(NUM_HANDS, n_act)
+        return np.asarray(rows[base : base + NUM_HANDS * n_act], dtype=np.float64).reshape(NUM_HANDS, n_act)
 
 
 class NLTHSearchAgent(Agent):
@@ -229,8 +261,9 @@ class NLTHSearchAgent(Agent):
         if self.solved is not None:
             node = _walk(self.solved.form, self._path(state))
             labels = [] if node is None else [int(a) for a in self.solved.form.labels(node)]
-            if label in labels:
-                out = self.solved.rows(node, "average")[:, labels.index(label)].copy()
+            rows = self.solved.rows(node, "average") if label in labels else None
+            if rows is not None:
+                out = rows[:, labels.index(label)].copy()
         if out is None:
             out = self._blueprint_probs(state, player, action)
         played = self.frozen.get(self._path(state)) if player == self.seat else None
@@ -248,12 +281,24 @@ class NLTHSearchAgent(Agent):
 
     # -- the subgame -----------------------------------------------------------------------
     def _searching(self) -> bool:
-        """Whether this round searches: a searched street, two players left, both with chips."""
+        """Whether this round searches: a searched street, and at least two players in the
+        hand with chips behind (heads-up: both players; multiway: the turn and the river)."""
+        return self._mode() is not None
+
+    def _mode(self) -> str | None:
+        """``"heads-up"`` (vector CFR), ``"multiway"`` (MCCFR) or None (the blueprint plays)."""
         root = self.root
         if root is None or root.street not in self.config.streets:
-            return False
+            return None
         active = [p for p, a in enumerate(root.in_hand) if a]
-        return len(active) == 2 and all(root.stacks[p] > 0 for p in active)
+        if len(active) == 2:
+            # Heads-up flops would run to the end of the game: too large for the vector
+            # solver's memory today, so the blueprint plays them.
+            return "heads-up" if all(root.stacks[p] > 0 for p in active) and root.street >= 2 else None
+        with_chips = sum(root.stacks[p] > 0 for p in active)
+        if with_chips < 2:
+            return None
+        return "multiway" if root.street >= 2 else "multiway-limited"
 
     def _spot(self) -> tuple[Spot, tuple[int, int]]:
         """The round's root as a two-player spot, and the real seats of its players."""
@@ -273,44 +318,103 @@ class NLTHSearchAgent(Agent):
         return spot, (first, other)
 
     def _form(self):
-        """The round's subgame with the actions added so far (built once per addition)."""
+        """The round's subgame with the actions added so far (built once per addition); a
+        multiway subgame's deals come from the beliefs at the round's root."""
         key = tuple(sorted((k, tuple(sorted(v))) for k, v in self.added.items()))
         if self._built is None or self._built[0] != key:
-            spot, _ = self._spot()
-            self._built = (key, build_spot(spot, self.added))
+            if self._mode() == "heads-up":
+                spot, _ = self._spot()
+                form = build_spot(spot, self.added)
+            else:
+                # A multiway flop stops at the turn or right after the flop's second raise
+                # (supplement), its leaves valued by rollouts of the blueprint's continuations.
+                depth = DepthLimit(raises=2, k=self.config.k) if self._mode() == "multiway-limited" else None
+                form = build_multiway(self.root.s, self.config.multiway_sizes(), self.added, self.ranges.reach,
+                                      tuple(self.root.board), depth, self._leaf_values)  # fmt: skip
+            self._built = (key, form)
         return self._built[1]
 
-    def _solve(self) -> None:
-        """Search(G_root): the round's subgame from its root, with the added actions and the
-        agent's own earlier actions in the round frozen for its actual hand."""
-        spot, seats = self._spot()
-        form = self._form()
-        reach = spot_ranges(spot, self.ranges.reach[seats[0]], self.ranges.reach[seats[1]])
-        self.solved, self.stale = None, False
-        if not reach[0].any() or not reach[1].any():
-            return  # the beliefs say this cannot happen: play the blueprint
+    def _frozen_rows(self, form) -> dict[tuple[int, int], np.ndarray]:
+        """Line 13: the agent's own earlier actions in the round, for its actual hand."""
         mine = hand_index(*self.root.hole_cards(self.seat))
         frozen = {}
         for path, played in self.frozen.items():
             node = _walk(form, path)
             if node is not None:
                 frozen[(node, mine)] = np.array([played.get(int(a), 0.0) for a in form.labels(node)])
-        solver = VectorCFR(form, TABULAR_ALGORITHMS[self.config.algorithm], root_reach=reach, frozen=frozen,
+        return frozen
+
+    def _solve(self) -> None:
+        """Search(G_root): the round's subgame from its root, with the added actions and the
+        agent's own earlier actions in the round frozen for its actual hand; anytime: it
+        stops when the time budget is spent and plays what there is."""
+        self.solved, self.stale = None, False
+        if self._mode() in ("multiway", "multiway-limited"):
+            self._solve_multiway()
+            return
+        spot, seats = self._spot()
+        form = self._form()
+        reach = spot_ranges(spot, self.ranges.reach[seats[0]], self.ranges.reach[seats[1]])
+        if not reach[0].any() or not reach[1].any():
+            return  # the beliefs say this cannot happen: play the blueprint
+        solver = VectorCFR(form, TABULAR_ALGORITHMS[self.config.algorithm], root_reach=reach, frozen=self._frozen_rows(form),
                            threads=self.config.threads)  # fmt: skip
         started = time.perf_counter()
         while solver.iterations < self.config.iterations:
             solver.run(1)
             if self.config.seconds > 0 and time.perf_counter() - started >= self.config.seconds:
-                break  # anytime: the budget is spent, play what there is
-        self.solved = _Solved(form, seats, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
+                break
+        self.solved = _Solved(form, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
+
+    def _leaf_values(self, leaves) -> LeafValues:
+        """Where each leaf of the round's subgame enters the blueprint's tree (the blueprint
+        agent's deterministic translation of the line), with the pots' ratio."""
+        game = continuation_game(self.blueprint)
+        n = self.game.num_players
+        tree_seat = np.array([self.blueprint._tree_seat(s, self.root.button) for s in range(n)], np.int64)
+        entry = np.full(len(leaves), -1, np.int64)
+        ratio = np.ones(len(leaves))
+        stake = np.zeros((len(leaves), n))
+        for i, (s, path) in enumerate(leaves):
+            state = self.root
+            for action in path:
+                state = state.child(action)
+            located = self.blueprint.locate_line(state, draw=False)
+            if located is None:
+                continue  # the line left the blueprint's tree: the leaf refunds the stakes
+            node, line = located
+            entry[i] = node
+            ratio[i] = sum(int(s[E.COMMIT + q]) for q in range(n)) / line.pot
+            stake[i] = [line.committed[tree_seat[q]] for q in range(n)]
+        return LeafValues(game, np.argsort(tree_seat), tree_seat, entry, ratio, stake)
+
+    def _solve_multiway(self) -> None:
+        """External-sampling Linear MCCFR (regrets and averages discounted by t/(t+1) every
+        ``mccfr_iterations / 100`` iterations), deals from the beliefs."""
+        try:
+            form = self._form()
+        except ValueError:
+            return  # a range the board empties: the beliefs say this cannot happen
+        total = self.config.mccfr_iterations
+        config = MCCFRConfig(
+            prune=False, average="sampled", discount_interval=str(max(1, total // 100)), lcfr_threshold=str(total + 1),
+            prune_threshold="off", strategy_interval="off", snapshot_interval="off", snapshot_start="off",
+        )  # fmt: skip
+        trainer = MCCFRTrainer(form, config, seed=int(self.rng.integers(2**31)), threads=self.config.threads,
+                               frozen=self._frozen_rows(form))  # fmt: skip
+        minutes = self.config.seconds / 60 if self.config.seconds > 0 else None
+        trainer.run(iterations=total, minutes=minutes)
+        offsets = trainer.node_offset.astype(np.int64)
+        self.solved = _Solved(form, trainer.average_rows(), trainer.current_rows(), offsets, trainer.counters.iteration)
 
     def _path(self, state: NLTHState) -> tuple[int, ...]:
         """The subgame labels of the round's actions before ``state``."""
         return tuple(self._spot_label(before, a) for before, _, a in self.actions if len(before.history) < len(state.history))
 
     def _spot_label(self, state: NLTHState, action: int) -> int:
-        """A real action as the subgame's label: raises past the effective stack are its all-in."""
-        if action in (FOLD, CHECK_CALL) or not self._searching():
+        """A real action as the subgame's label: heads-up, raises past the effective stack are
+        the spot's all-in (a multiway subgame starts from the real hand: labels are the actions)."""
+        if action in (FOLD, CHECK_CALL) or self._mode() != "heads-up":
             return int(action)
         spot, _ = self._spot()
         return raise_action(min(action_raise_to(action), spot.stack))
@@ -330,7 +434,10 @@ class NLTHSearchAgent(Agent):
         node = _walk(self.solved.form, path)
         if node is None:
             return None
-        probs = self.solved.rows(node, self.config.play)[hand_index(*state.hole_cards(self.seat))]
+        rows = self.solved.rows(node, self.config.play)
+        if rows is None:
+            return None
+        probs = rows[hand_index(*state.hole_cards(self.seat))]
         labels = [int(a) for a in self.solved.form.labels(node)]
         self.frozen[path] = {a: float(p) for a, p in zip(labels, probs)}  # line 13
         label = labels[int(self.rng.choice(len(labels), p=probs / probs.sum()))]
