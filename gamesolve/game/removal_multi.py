@@ -156,12 +156,12 @@ def prefix_sweep(reach_1, reach_2, items, n_items, strength, order, all_1, all_2
             if stage > 0 and grows[joins[stage - 1]]:
                 k = joins[stage - 1]
                 _insert_group(k, reach[k], items, order, i, j, total, sums, pair, only, cross, joint)
-            if coef[stage] != 0.0:
+            if coef[stage] != 0.0 and total[0] > 0.0 and total[1] > 0.0:  # else no pair at all
                 for m in range(i, j):
                     s = order[m]
                     out[s] += coef[stage] * _query(items[s, 0], items[s, 1], total, sums, pair, only, cross, joint)
         i = j
-    if c_all != 0.0:
+    if c_all != 0.0 and total[0] > 0.0 and total[1] > 0.0:
         for s in range(n):
             out[s] += c_all * _query(items[s, 0], items[s, 1], total, sums, pair, only, cross, joint)
 

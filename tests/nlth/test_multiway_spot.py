@@ -1,6 +1,8 @@
 """Three-player hold'em spots: the multiway showdown over ranges with card removal, and river
 spots solved by vector CFR, checked against brute force over every tuple of hands."""
 
+import functools
+
 import attrs
 import numpy as np
 import pytest
@@ -69,19 +71,21 @@ def test_the_multiway_showdown_equals_brute_force_on_random_3_player_river_spots
         assert out[states] == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
 
+@functools.cache
+def river_strengths(board):
+    return hand_strengths(board)
+
+
 def brute_force_value(form, rows, row_offset, reach, p, board, best_response):
     """``p``'s value (``best_response``: of a best response) against the others' ``rows``, by
     walking the tree with every terminal valued by the brute-force oracle; a dealt card is
     uniform over the cards neither on the board nor in the three hands, and removes the hands
     holding it."""
     mine = np.flatnonzero(reach[p])
-    strengths = {}
 
     def walk(node, r, cards):
         if form.node_kind[node] == TERMINAL:
-            if cards not in strengths:
-                strengths[cards] = hand_strengths(cards) if len(cards) == 5 else None  # no showdown before the river
-            strength = strengths[cards]
+            strength = river_strengths(cards) if len(cards) == 5 else None  # no showdown before the river
             return brute_force_cfv(form.term_kind[node], form.payoff[node], form.contender[node], p, r, HAND_CARDS, strength, mine)
         kids = form.children(node)
         if form.node_kind[node] == CHANCE:
@@ -142,7 +146,7 @@ def test_the_vector_nash_conv_of_a_3_player_turn_spot_equals_brute_force():
     cards = set(int(c) for c in rng.choice([c for c in range(52) if c not in board], 10, replace=False))
     reach = spot_ranges(spot, *(random_range(rng, board, 6, cards) for _ in range(3)))
     solver = VectorCFR(build_spot(spot), TABULAR_ALGORITHMS["dcfr"], root_reach=reach)
-    solver.run(5)
+    solver.run(3)
     assert_vector_nash_conv_equals_brute_force(spot, reach, solver)
 
 
