@@ -1,5 +1,5 @@
 """Three-player hold'em spots: the multiway showdown over ranges with card removal, and river
-spots solved by vector CFR, checked against brute force over every tuple of hands."""
+and turn spots solved by vector CFR, checked against brute force over every tuple of hands."""
 
 import functools
 
