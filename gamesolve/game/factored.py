@@ -109,7 +109,7 @@ class FactoredGame:
     table: np.ndarray  # float64[T, D, P]: TABLE payoffs per listed deal
     # -- private states and chance ------------------------------------------------------
     num_private: np.ndarray  # int32[R]: private states per player in each round
-    deals: Deals | None  # None: no sampling solver (a two-player item-removal form: vcfr only)
+    deals: Deals | None  # None: no sampling solver (an item-removal form: vcfr only)
     # -- what the Python side needs ------------------------------------------------------
     class_names: tuple[str, ...] = ()
     regret_scale: float = 1.0  # int32 regret units per payoff unit (MCCFR)
@@ -124,8 +124,9 @@ class FactoredGame:
     # (decision node, player) -> {the player's information-state key there: private state}
     private_keys: Callable[[int, int], dict[str, int]] | None = None
     lossless: bool = False  # infosets are exactly the game's (exact evaluation, search)
-    # Card removal without listed deals (two players; gamesolve/game/removal.py): the items each
-    # private state holds, strengths per public chance path, chance weights.
+    # Card removal without listed deals (two players: gamesolve/game/removal.py; three:
+    # gamesolve/game/removal_multi.py): the items each private state holds, strengths per
+    # public chance path, chance weights.
     removal: Any = None
     # Rollout terminals (gamesolve/game/rollout.py): a Rollout bundle, or None.
     rollout: Any = None

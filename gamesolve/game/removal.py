@@ -15,6 +15,8 @@ by inclusion-exclusion over items (b-inary/postflop-solver's ``evaluate`` follow
 Chance between rounds deals public items (board cards); their probability given both players'
 states is uniform over the items left, so it is one weight per chance node
 (``chance_weight``), and states holding the dealt item lose their reach below it.
+
+Three players: :mod:`gamesolve.game.removal_multi` (same bundle, exact, O(n x items)).
 """
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ import numba
 import numpy as np
 
 from gamesolve.errors import UserError
-from gamesolve.game.factored import CHANCE, DECISION, FactoredGame, FormError, subtree_ends
+from gamesolve.game.factored import CHANCE, DECISION, FIXED, FactoredGame, FormError, subtree_ends
 from gamesolve.game.removal import fixed_cfv, no_removal
+from gamesolve.game.removal_multi import check_pair_items, prefix_sweep
 from gamesolve.game.terminals import empty_terminal_deals, terminal_deals
 from gamesolve.solve import vcfr_kernels as K
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
@@ -30,7 +31,8 @@ WEIGHTINGS = {"dcfr": "dcfr", "linear": "lcfr", "lcfr": "lcfr", "cfr+": "cfr+", 
 
 
 class VectorCFR:
-    """Vector-form CFR on a factored game with listed deals.
+    """Vector-form CFR on a factored game with listed deals, or with item removal for two or
+    three players (:mod:`gamesolve.game.removal`, :mod:`gamesolve.game.removal_multi`).
 
     Threads run the subtrees under the first public chance nodes when the game has at least
     :attr:`parallel_min` node-private-state pairs.
@@ -49,8 +51,10 @@ class VectorCFR:
                  frozen: Mapping[tuple[int, int], np.ndarray] | None = None):  # fmt: skip
         if form.rollout is not None:
             raise FormError("vcfr cannot value rollout leaves (depth-limited subgames): use a sampling solver")
-        if form.removal is not None and form.num_players != 2:
-            raise FormError("vcfr with item removal is for two players")
+        if form.removal is not None and form.num_players not in (2, 3):
+            raise FormError(f"vcfr with item removal is for two or three players, not {form.num_players}")
+        if form.removal is not None and form.num_players == 3:
+            check_pair_items(form.removal.items)
         if form.removal is None and (form.deals is None or form.deals.listed is None or not form.has_constant_private_states()):
             raise FormError(
                 f"vcfr needs a game whose deals can be listed and whose private states stay the same "
@@ -158,18 +162,29 @@ class VectorCFR:
         return out
 
     def exploitability(self, which: str = "average") -> tuple[float, list[float]]:
-        """Two-player zero-sum exploitability of the average (or current) strategy by vector best
-        response: ``((BR_0 + BR_1) / 2, [BR_0, BR_1])``, each BR the expected payoff of a best
-        response against the other's strategy, over the root's deals and reach."""
-        if self.form.num_players != 2:
-            raise ValueError("vector best response is for two players")
+        """Exploitability of the average (or current) strategy by vector best response:
+        ``(mean of BR_p, [BR_0, BR_1, ...])``, each BR_p the expected payoff of a best response of
+        ``p`` against the others' strategies, over the root's deals and reach. In a zero-sum
+        game the players' values sum to zero, so the sum of the BR_p is the NashConv; with two
+        players the mean is the usual exploitability."""
         rows = self.average_rows() if which == "average" else self.current_rows()
+        if self.form.num_players != 2 and not self._zero_sum():
+            raise ValueError("vector best response of more than two players is for zero-sum games")
         reach = self.tables.root_reach
+        mass = self.root_mass()
         values = []
-        for p in range(2):
+        for p in range(self.form.num_players):
             cfv = K.best_response_values(self._tree, self._terminals, self.terminal_deals, self.removal, self.tables, p, rows)
-            values.append(float(reach[p] @ cfv) / self.root_mass())
-        return sum(values) / 2, values
+            values.append(float(reach[p] @ cfv) / mass)
+        return sum(values) / len(values), values
+
+    def _zero_sum(self) -> bool:
+        """Every terminal's payoffs sum to zero: over the listed deals, or (item removal) at the
+        fixed terminals (contests always do)."""
+        if self.form.removal is None:
+            return bool(np.allclose(self.terminal_deals.payoff.sum(axis=1), 0.0))
+        fixed = self.form.term_kind == FIXED
+        return bool(np.allclose(self.form.payoff[fixed].sum(axis=1), 0.0))
 
     def root_mass(self) -> float:
         """The joint probability mass of the root's deals and reach (the normaliser of values)."""
@@ -183,7 +198,10 @@ class VectorCFR:
             return float(w.sum())
         rm = self.removal
         mass = np.zeros(reach.shape[1])
-        fixed_cfv(reach[1], rm.items, rm.n_items, 1.0, mass, np.empty(rm.n_items))
+        if self.form.num_players == 2:
+            fixed_cfv(reach[1], rm.items, rm.n_items, 1.0, mass, np.empty(rm.n_items))
+        else:
+            prefix_sweep(reach[1], reach[2], rm.items, rm.n_items, rm.path_strength[0], rm.path_order[0], True, True, 0, 0.0, 0.0, 0.0, 1.0, mass)
         return float(reach[0] @ mass)
 
     def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:

@@ -29,6 +29,7 @@ from numba import njit, prange
 
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
 from gamesolve.game.removal import contest_cfv, fixed_cfv, holds
+from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.game.terminals import terminal_cfv
 from gamesolve.rng import splitmix, stream
 
@@ -135,7 +136,7 @@ def backward(tree, term, td, rm, tables, lo, hi, skip, p, sample_chance, best_re
             if rm.n_items == 0:
                 terminal_cfv(td, node, p, reach[node], cfv[node])
             else:
-                item_terminal(term, rm, node, p, reach[node, 1 - p], cfv[node], sums)
+                item_terminal(term, rm, node, p, reach[node], cfv[node], sums)
         elif kind == DECISION and tree.player[node] == p and best_response:
             for s in range(n_states):
                 cfv[node, s] = -np.inf
@@ -177,15 +178,18 @@ def backward(tree, term, td, rm, tables, lo, hi, skip, p, sample_chance, best_re
 
 
 @njit(cache=True)
-def item_terminal(term, rm, node, p, reach_q, out, sums):
-    """A two-player terminal with item removal: a fixed payoff, or a contest where the winner
-    takes the smaller stake (a larger one's excess goes back to its payer)."""
-    if term.kind[node] == FIXED:
-        fixed_cfv(reach_q, rm.items, rm.n_items, term.payoff[node, p], out, sums)
+def item_terminal(term, rm, node, p, reach_node, out, sums):
+    """A terminal with item removal, given every player's reach ``reach_node[q, s]``. Two
+    players: a fixed payoff, or a contest where the winner takes the smaller stake (a larger
+    one's excess goes back to its payer); three players: :func:`three_player_cfv`."""
+    if reach_node.shape[0] != 2:
+        three_player_cfv(term, rm, node, p, reach_node, out)
+    elif term.kind[node] == FIXED:
+        fixed_cfv(reach_node[1 - p], rm.items, rm.n_items, term.payoff[node, p], out, sums)
     else:
         path = rm.node_path[node]
         stake = min(term.payoff[node, 0], term.payoff[node, 1])
-        contest_cfv(reach_q, rm.items, rm.n_items, rm.path_strength[path], rm.path_order[path], stake, -stake, out, sums)
+        contest_cfv(reach_node[1 - p], rm.items, rm.n_items, rm.path_strength[path], rm.path_order[path], stake, -stake, out, sums)
 
 
 @njit(cache=True)

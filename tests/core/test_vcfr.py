@@ -116,3 +116,12 @@ def test_vector_best_response_equals_the_explicit_best_response(leduc2_form, led
     exploitability, values = vector.exploitability()
     assert exploitability == pytest.approx(explicit.exploitability, abs=1e-9)
     assert values == pytest.approx(list(explicit.best_response_values), abs=1e-9)
+
+
+def test_three_player_vector_best_responses_equal_the_explicit_ones(kuhn3_tree):
+    vector = VectorCFR(compile_factored(KuhnGame(3)))
+    vector.run(50)
+    explicit = TreeEvaluator(kuhn3_tree).evaluate(vector.explicit_policy(kuhn3_tree))
+    exploitability, values = vector.exploitability()
+    assert values == pytest.approx(list(explicit.best_response_values), abs=1e-9)
+    assert exploitability == pytest.approx(explicit.nash_conv / 3, abs=1e-9)

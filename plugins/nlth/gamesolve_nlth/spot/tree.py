@@ -1,13 +1,16 @@
-"""A heads-up postflop spot as a factored game: the betting tree of a spot's bet sizes, the
-turn and river as public chance nodes, and the 1,326 hole-card pairs as every player's
-private states with card removal (:mod:`gamesolve.game.removal`).
+"""A postflop spot of two (heads-up) or three players as a factored game: the betting tree of a
+spot's bet sizes, the turn and river as public chance nodes, and the 1,326 hole-card pairs as
+every player's private states with card removal (:mod:`gamesolve.game.removal`; three players:
+:mod:`gamesolve.game.removal_multi`).
 
 The betting is the rules engine's (pokerkit's rulings: minimum raises, short all-ins), started
-from a hand whose preflop put ``pot`` in the middle and left ``stack`` behind each player, with
-the spot's board dealt. Player 0 is out of position (the big blind, first to act after the
-flop), player 1 in position (the button). The engine's hole cards are placeholders: betting
-never depends on cards, so a chance node's children are built from whichever card the engine
-accepts and labelled with the card they stand for.
+from a hand whose preflop put ``pot`` in the middle in equal shares and left ``stack`` behind
+each player, with the spot's board dealt. Player 0 is first to act after the flop, the last
+player acts last: heads-up player 0 is out of position (the big blind) and player 1 in position
+(the button); three-handed players 0, 1, 2 are the small blind, the big blind and the button.
+The engine's hole cards are placeholders: betting never depends on cards, so a chance node's
+children are built from whichever card the engine accepts and labelled with the card they
+stand for.
 
 Bet sizes are pot fractions per street: ``bets`` for the first bet of a street, ``raises`` for
 every raise after it (a fraction of the pot after calling, as the blueprint's abstraction);
@@ -49,7 +52,7 @@ class StreetSizes:
 
 @attrs.frozen
 class Spot:
-    """A heads-up postflop spot (see the module docstring)."""
+    """A postflop spot (see the module docstring); heads-up unless ``players`` is 3."""
 
     board: tuple[int, ...]
     pot: int
@@ -60,14 +63,20 @@ class Spot:
     allin_threshold: float = 0.67
     raise_cap: int = 3
     big_blind: int = 2  # the smallest bet (the game's big blind; minimum raises follow from it)
+    players: int = 2  # 2 or 3, with equal stacks and equal shares of the pot
 
     def __attrs_post_init__(self):
         if len(self.board) not in (3, 4, 5) or len(set(self.board)) != len(self.board):
             raise SpotError(f"a board is 3, 4 or 5 different cards, got {len(self.board)}")
+        if self.players not in (2, 3):
+            raise SpotError(f"a spot has 2 or 3 players, got {self.players}")
         if self.big_blind < 2:
             raise SpotError(f"the big blind is at least 2 chips, got {self.big_blind}")
-        if self.pot < max(8, 2 * self.big_blind) or self.pot % 2:
-            raise SpotError(f"the pot must be an even number of chips, at least {max(8, 2 * self.big_blind)}, got {self.pot}")
+        n = self.players
+        least = max(4 * n, n * self.big_blind)
+        if self.pot < least or self.pot % n:
+            share = "an even number" if n == 2 else f"a multiple of {n}"
+            raise SpotError(f"the pot must be {share} of chips, at least {least}, got {self.pot}")
         if self.stack < 1:
             raise SpotError(f"the stack behind must be positive, got {self.stack}")
         if not 0.0 < self.allin_threshold <= 1.0:
@@ -80,16 +89,19 @@ class Spot:
 
 
 def _root(spot: Spot) -> np.ndarray:
-    """The engine at the spot: both players put half the pot in preflop (as blinds, then
-    checked down to the spot's street), the board dealt, and the spot's big blind as the
-    smallest bet from there on."""
+    """The engine at the spot: every player put an equal share of the pot in preflop (as
+    blinds, then checked down to the spot's street), the board dealt, and the spot's big blind
+    as the smallest bet from there on."""
+    n = spot.players
     used = set(spot.board)
-    holes = [c for c in range(52) if c not in used][:4]  # placeholders: betting ignores cards
+    holes = [c for c in range(52) if c not in used][: 2 * n]  # placeholders: betting ignores cards
     cards = np.array(holes + list(spot.board), dtype=np.int64)
-    half = spot.pot // 2
-    start = half + spot.stack
-    # Button (seat 1) posts the small blind heads-up and acts first preflop; seat 0 is the big blind.
-    s = E.new_hand(np.array([start, start], dtype=np.int64), half, half, 1, cards, len(cards))
+    share = spot.pot // n
+    start = share + spot.stack
+    # The last seat is the button. Heads-up it posts the small blind and acts first preflop
+    # (seat 0 is the big blind); three-handed seats 0 and 1 post the blinds and the button
+    # opens. Blinds of one share each, called and checked: everyone puts the same in.
+    s = E.new_hand(np.full(n, start, dtype=np.int64), share, share, n - 1, cards, len(cards))
     while E.next_actor(s) >= 0 and s[E.H_STREET] < len(spot.board) - 2:
         E.apply_call(s)  # checked down to the spot's street
     if E.next_actor(s) < 0 or s[E.H_STREET] != len(spot.board) - 2:
@@ -164,8 +176,8 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
         players.append(actor if actor >= 0 else -1)
         rounds.append(min(street, 3))
         levels.append(len(board) - len(spot.board))
-        commits.append([int(s[E.COMMIT + q]) for q in range(2)])
-        folds.append([not s[E.ACTIVE + q] for q in range(2)])
+        commits.append([int(s[E.COMMIT + q]) for q in range(spot.players)])
+        folds.append([not s[E.ACTIVE + q] for q in range(spot.players)])
         node_board.append(board)
         children.append([])
         labels.append([])
@@ -205,16 +217,16 @@ def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_
         if len(board) == 5:
             strength[path] = hand_strengths(board)
     order = np.argsort(strength, axis=1, kind="stable").astype(np.int32)
-    # A dealt card's probability given both hands: uniform over the cards left.
+    # A dealt card's probability given every player's hand: uniform over the cards left.
     chance_weight = np.ones(n)
     for node in np.flatnonzero(kind == CHANCE):
-        chance_weight[node] = 1.0 / (52 - len(node_board[node]) - 4)
+        chance_weight[node] = 1.0 / (52 - len(node_board[node]) - 2 * spot.players)
     fields = terminal_fields(np.array(poker), np.array(commits, dtype=np.float64), np.array(folds, dtype=bool))
     board_text = "".join(_card_text(c) for c in spot.board)
     return FactoredGame(
         game_name="nlth",
-        params={"players": 2, "spot": board_text, "pot": spot.pot, "stack": spot.stack},
-        num_players=2,
+        params={"players": spot.players, "spot": board_text, "pot": spot.pot, "stack": spot.stack},
+        num_players=spot.players,
         num_rounds=4,
         node_kind=kind,
         node_player=np.array(players, dtype=np.int32),
@@ -228,7 +240,7 @@ def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_
         num_private=np.full(4, NUM_HANDS, dtype=np.int32),
         deals=None,
         class_names=POKER_CLASSES,
-        describe=f"spot on {board_text}, pot {spot.pot}, {spot.stack} behind",
+        describe=f"{'' if spot.players == 2 else f'{spot.players}-player '}spot on {board_text}, pot {spot.pot}, {spot.stack} behind",
         lossless=True,
         removal=Removal(HAND_CARDS, 52, node_path, strength, order, chance_weight),
         **fields,
@@ -252,9 +264,12 @@ def hand_strengths(board: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-def spot_ranges(spot: Spot, oop: np.ndarray, ip: np.ndarray) -> np.ndarray:
-    """``[2, 1326]`` root reach: the ranges with hands touching the board removed."""
-    reach = np.stack([np.asarray(oop, dtype=np.float64), np.asarray(ip, dtype=np.float64)])
+def spot_ranges(spot: Spot, *ranges: np.ndarray) -> np.ndarray:
+    """``[players, 1326]`` root reach: each player's range (first to act first; heads-up out of
+    position, then in position) with hands touching the board removed."""
+    if len(ranges) != spot.players:
+        raise SpotError(f"a spot of {spot.players} players needs {spot.players} ranges, got {len(ranges)}")
+    reach = np.stack([np.asarray(r, dtype=np.float64) for r in ranges])
     touching = np.array([any(int(c) in spot.board for c in HAND_CARDS[h]) for h in range(NUM_HANDS)])
     reach[:, touching] = 0.0
     return reach
