@@ -1,11 +1,14 @@
-"""The action abstraction's betting tree: sizes, legality in the engine, and its size counts."""
+"""The action abstraction's betting tree: sizes, legality in the engine, and its exact size."""
+
+import json
 
 import numpy as np
 import pytest
 
 from gamesolve.game.poker_form import CALL, FOLD, GOES_ON as DECISION, RAISE
 from gamesolve_nlth.betting.action_abstraction import PRESETS, AbstractionError, ActionAbstraction, action_abstraction
-from gamesolve_nlth.betting.betting_tree import build_betting_tree, count_betting_tree, estimate_betting_tree
+from gamesolve_nlth.betting.betting_tree import abstract_actions, build_betting_tree, new_root, walk_betting_tree
+from gamesolve_nlth.betting.tree_count import count_betting_tree
 from gamesolve_nlth.state import NLTHGame, raise_action
 
 
@@ -73,15 +76,40 @@ def test_max_raises_caps_the_raises_of_a_round():
 def test_count_matches_the_built_tree(tiny_tree):
     size = count_betting_tree(PRESETS["tiny"])
     decision = tiny_tree["node_kind"] == DECISION
+    actions = np.diff(tiny_tree["child_start"])
     assert size.nodes == len(tiny_tree["node_kind"])
     assert list(size.decision_nodes) == [int((decision & (tiny_tree["node_round"] == r)).sum()) for r in range(4)]
+    assert list(size.actions) == [int(actions[decision & (tiny_tree["node_round"] == r)].sum()) for r in range(4)]
+    assert size.action_sequences == size.nodes - 1
 
 
-def test_knuth_estimate_is_close_to_the_exact_count():
-    exact = count_betting_tree(PRESETS["tiny"], players=3)
-    estimate, error = estimate_betting_tree(PRESETS["tiny"], players=3, samples=50_000, seed=1)
-    for r in range(4):
-        assert abs(estimate.decision_nodes[r] - exact.decision_nodes[r]) <= 5 * error.decision_nodes[r] + 1
+@pytest.mark.parametrize(
+    "preset, players, stack",
+    [("tiny", 6, 10_000), ("small", 6, 10_000), ("small", 3, 10_000), ("small", 2, 10_000),
+     ("pluribus", 2, 10_000), ("pluribus", 5, 1_000), ("pluribus", 6, 500)],
+)  # fmt: skip
+def test_memoised_count_equals_the_walk_of_every_node(preset, players, stack):
+    # Heads-up blinds, shallow stacks (all-ins, clipped and merged sizes, short all-ins) and
+    # the pluribus sizes: a state key that missed anything the subtree depends on would differ.
+    assert count_betting_tree(PRESETS[preset], players, stack) == walk_betting_tree(PRESETS[preset], players, stack)
+
+
+def test_pluribus_first_decision_has_fold_call_and_fourteen_raises():
+    # The supplement: "between one and 14 different raise sizes depending on the decision point".
+    kinds, amounts = np.zeros(32, np.int64), np.zeros(32, np.int64)
+    k = abstract_actions(new_root(6, 10_000, 50, 100), *PRESETS["pluribus"].as_arrays(), kinds, amounts)
+    assert kinds[:k].tolist() == [FOLD, CALL] + [RAISE] * 14 and amounts[k - 1] == 10_000
+
+
+@pytest.mark.slow
+def test_pluribus_preset_has_the_papers_action_sequences_and_fits_half_a_terabyte():
+    # ~15 s of one core; the figures are in docs/abstraction.md.
+    from gamesolve_nlth.blueprint.memory import estimate_memory
+    from gamesolve_nlth.blueprint.presets import PAPER_ACTION_SEQUENCES, PRESETS as BLUEPRINTS
+
+    memory = estimate_memory(BLUEPRINTS["pluribus"])
+    assert abs(memory.tree.action_sequences / PAPER_ACTION_SEQUENCES - 1) < 0.10
+    assert memory.total_bytes < 0.5e12 < memory.full_table_bytes + memory.tree_bytes
 
 
 def test_toml_round_trip(tmp_path):
@@ -102,16 +130,29 @@ def test_unknown_preset_is_refused():
         action_abstraction("enormous")
 
 
-def test_info_reports_sizes_per_round_for_every_preset():
+def test_info_reports_exact_sizes_per_round():
     from click.testing import CliRunner
 
     from gamesolve_nlth.betting.info import info_command
 
-    for preset, exact in (("tiny", True), ("pluribus", False)):
-        result = CliRunner().invoke(info_command, ["--preset", preset, "--json"])
-        assert result.exit_code == 0, result.output
-        data = __import__("json").loads(result.output)
-        assert data["exact"] is exact and len(data["rounds"]) == 4
-        assert all(r["infosets"] > 0 for r in data["rounds"])
-    tiny = __import__("json").loads(CliRunner().invoke(info_command, ["--preset", "tiny", "--json"]).output)
-    assert tiny["public_nodes"] == 1_801_680
+    result = CliRunner().invoke(info_command, ["--preset", "tiny", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["public_nodes"] == 1_801_680 and data["action_sequences"] == 1_801_679
+    assert data["decision_nodes"] == sum(r["decision_nodes"] for r in data["rounds"]) == 900_492
+    assert [r["infosets"] for r in data["rounds"]] == [r["decision_nodes"] * b for r, b in zip(data["rounds"], data["buckets"])]
+
+
+def test_count_stays_exact_when_the_memo_table_is_full(monkeypatch):
+    from gamesolve_nlth.betting import tree_count
+
+    monkeypatch.setattr(tree_count, "MAX_SLOTS", 1 << 12)  # far fewer slots than the states worth storing
+    assert count_betting_tree(PRESETS["small"], 6) == walk_betting_tree(PRESETS["small"], 6)
+
+
+def test_count_stops_past_its_limit_with_a_lower_bound():
+    from gamesolve_nlth.betting.tree_count import TreeTooLarge
+
+    with pytest.raises(TreeTooLarge) as stopped:
+        count_betting_tree(PRESETS["small"], 6, limit=1_000_000)
+    assert 1_000_000 < stopped.value.nodes <= 9_602_988

@@ -138,3 +138,26 @@ def test_without_a_budget_the_preset_trains_for_its_default_minutes(trained):
 
     tree = nlth_form(NLTHGame(players=6), PRESETS["tiny"])
     assert tree.default_minutes == PRESETS["tiny"].minutes == 3.0
+
+
+def test_memory_estimate_matches_the_trainers_tables_and_tree(trained):
+    """The estimate's infoset-actions are the rows the trainer sizes its tables by, and its
+    bytes per node are the built tree's and the trainer's per-node arrays (tiny, six players;
+    the card abstraction is in the cache after `trained`)."""
+    import attrs
+
+    from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
+    from gamesolve_nlth.blueprint.form import nlth_form
+    from gamesolve_nlth.blueprint.memory import estimate_memory
+    from gamesolve_nlth.blueprint.presets import PRESETS
+    from gamesolve_nlth.state import NLTHGame
+
+    form = nlth_form(NLTHGame(players=6), PRESETS["tiny"])
+    trainer = MCCFRTrainer(form, MCCFRConfig())
+    estimate = estimate_memory(PRESETS["tiny"])
+    sizes = form.row_sizes()
+    assert sum(estimate.infoset_actions) == sizes.sum() and estimate.infoset_actions[0] == trainer.phi.size
+    assert estimate.full_table_bytes == trainer.regrets.itemsize * sizes.sum() + trainer.phi.nbytes
+    arrays = [v for v in attrs.asdict(form, recurse=False).values() if isinstance(v, np.ndarray) and v.ndim and len(v) >= form.num_nodes - 1]
+    held = sum(a.nbytes for a in arrays) + trainer.node_offset.nbytes + trainer.scratch.us_stack.nbytes + trainer._stack.nbytes
+    assert abs(estimate.tree_bytes - held) < 64  # one edge fewer than nodes, one more child start

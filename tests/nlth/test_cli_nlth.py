@@ -73,3 +73,37 @@ def test_existing_hand_histories_are_replaced_only_with_force(run, tmp_path):
 def test_abstraction_info_refuses_one_player(run):
     result = run("abstraction", "info", "--players", "1")
     assert result.exit_code == 2 and "1 is not in the range 2<=x<=9" in result.stderr
+
+
+def test_solve_and_abstraction_info_give_the_same_memory_estimate(run, monkeypatch):
+    """One estimate: `solve` prints, before it builds anything, the line `abstraction info` ends with."""
+    from gamesolve_nlth.blueprint import form
+
+    def build(*args, **kwargs):
+        raise Built
+
+    monkeypatch.setattr(form, "nlth_form", build)
+    info = run("abstraction", "info", "--preset", "tiny")
+    solve = run("solve", "--game", "nlth", "--preset", "tiny", "--iterations", "10")
+    assert isinstance(solve.exception, Built)
+    line = info.output.strip().splitlines()[-1]
+    assert line.startswith("blueprint memory: ") and "GiB" in line
+    assert " ".join(line.split()) in " ".join(solve.stderr.split())  # the bar's console wraps long lines
+
+
+def machine_with(monkeypatch, ram: int) -> None:
+    from gamesolve_nlth.blueprint import memory
+
+    monkeypatch.setattr(memory.psutil, "virtual_memory", lambda: type("VM", (), {"total": ram})())
+
+
+def test_solve_refuses_a_preset_larger_than_this_machine_with_the_estimate(run, monkeypatch):
+    machine_with(monkeypatch, 2**28)  # tiny needs 0.4 GiB
+    solve = run("solve", "--game", "nlth", "--preset", "tiny", "--iterations", "10")
+    assert solve.exit_code == 2 and "needs about 0.4 GiB" in solve.stderr and "with lazy allocation" in solve.stderr
+
+
+def test_solve_stops_counting_a_tree_ten_times_too_large_for_this_machine(run, monkeypatch):
+    machine_with(monkeypatch, 2**20)
+    solve = run("solve", "--game", "nlth", "--preset", "tiny", "--iterations", "10")
+    assert solve.exit_code == 2 and "needs more than" in solve.stderr and "the betting tree has more than" in solve.stderr

@@ -114,14 +114,17 @@ def gamesolve_compile_game(game, form, options):
 
     if form != "factored" or not isinstance(game, NLTHGame):
         return None
-    from gamesolve_nlth.blueprint.memory import check_fits, estimate_memory
+    from gamesolve_nlth.blueprint.memory import check_fits
     from gamesolve_nlth.blueprint.form import check_supported, nlth_form
     from gamesolve_nlth.blueprint.presets import blueprint_preset
 
     preset = blueprint_preset(options.get("preset") or "tiny")
     check_supported(game)
-    check_fits(estimate_memory(preset, game.num_players, game.stacks[0], game.small_blind, game.big_blind), preset.name)
-    return nlth_form(game, preset, progress=options.get("progress"))
+    progress = options.get("progress")
+    memory = check_fits(preset, game.num_players, game.stacks[0], game.small_blind, game.big_blind, progress)
+    if progress is not None:
+        progress.note(f"blueprint memory: {memory.describe()}")
+    return nlth_form(game, preset, progress=progress)
 
 
 @hookimpl

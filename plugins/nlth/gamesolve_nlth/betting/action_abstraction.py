@@ -134,23 +134,27 @@ PRESETS: dict[str, ActionAbstraction] = {
             _round([[1.0]], all_in=False, max_raises=1),
         ),
     ),
-    # The shape the papers describe: a fine-grained first round, a coarser second, at most
-    # three sizes for the first raise and two afterwards on the turn and river.
+    # The paper's blueprint abstraction, sized as the supplement gives it ("Action abstraction"):
+    # "between one and 14 different raise sizes depending on the particular decision point",
+    # "particularly fine-grained on the first betting round", "more coarse on the second", and
+    # on the third and fourth "at most three raise sizes for the first raise in the round
+    # (0.5 x pot, 1 x pot or all remaining chips), and at most two for the remaining raises
+    # (1 x pot or all remaining chips)". The supplement does not list the first two rounds'
+    # sizes: ours are chosen so the tree has the paper's 664,845,654 action sequences within
+    # 2% (653,229,221; `gamesolve abstraction info --preset pluribus`, docs/abstraction.md).
+    # First round: 13 open sizes and all-in (14 raise choices), three 3-bet sizes, then pot.
+    # Second: three sizes for the first bet, then pot; at most three raises. Third and
+    # fourth: the supplement names no cap; with 100 big blinds any cap from 6 gives this tree.
     "pluribus": ActionAbstraction(
         "pluribus",
         (
             _round(
-                [
-                    [0.25, 0.4, 0.5, 0.6, 0.75, 0.85, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0, 8.0],
-                    [0.4, 0.6, 0.8, 1.0, 1.5, 2.0, 3.0],
-                    [0.5, 1.0, 2.0],
-                    [1.0],
-                ],
+                [[0.4, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 4.0, 5.0, 8.0], [0.5, 1.0, 2.0], [1.0]],
                 max_raises=4,
             ),
-            _round([[0.25, 0.5, 0.75, 1.0, 1.5], [0.5, 1.0, 2.0], [1.0]], max_raises=3),
-            _round([[0.5, 1.0, 2.0], [0.75, 1.5]], max_raises=3),
-            _round([[0.5, 1.0, 2.0], [0.75, 1.5]], max_raises=3),
+            _round([[0.5, 1.0, 2.0], [1.0]], max_raises=3),
+            _round([[0.5, 1.0], [1.0]], max_raises=8),
+            _round([[0.5, 1.0], [1.0]], max_raises=8),
         ),
     ),
 }

@@ -5,9 +5,10 @@ engine), with the cards fixed: cards never change what may be bet. Seats are pos
 the button is the last seat, so seat 0 is the small blind, seat 1 the big blind and seat 2
 acts first preflop.
 
-:func:`count_betting_tree` walks without storing, for abstractions too large to build here
-(it reports the ``pluribus`` preset's size); :func:`build_betting_tree` stores the arrays of
-poker's factored form (:mod:`gamesolve.game.poker_form`).
+:func:`build_betting_tree` stores the arrays of poker's factored form
+(:mod:`gamesolve.game.poker_form`); :func:`walk_betting_tree` visits every node without storing
+it. Trees too large to walk (the ``pluribus`` preset's) are counted by
+:mod:`gamesolve_nlth.betting.tree_count`.
 """
 
 from __future__ import annotations
@@ -76,6 +77,17 @@ def abstract_actions(s, fractions, counts, all_in, max_raises, kinds, amounts):
 
 
 @njit(cache=True)
+def play_action(s, kind, amount):
+    """Play one of :func:`abstract_actions`' actions on ``s``: fold, check/call, or raise to ``amount``."""
+    if kind == FOLD:
+        E.apply_fold(s)
+    elif kind == CALL:
+        E.apply_call(s)
+    else:
+        E.apply_raise_to(s, amount)
+
+
+@njit(cache=True)
 def walk_tree(root, fractions, counts, all_in, max_raises, store, capacity,
               parent, node_kind, node_player, node_round, in_kind, in_amount, commit, folded,
               per_round_nodes, per_round_actions):  # fmt: skip
@@ -134,53 +146,14 @@ def walk_tree(root, fractions, counts, all_in, max_raises, store, capacity,
         j = nxt[d]
         nxt[d] += 1
         states[d + 1, :] = states[d]
-        child = states[d + 1]
-        if kinds[d, j] == FOLD:
-            E.apply_fold(child)
-        elif kinds[d, j] == CALL:
-            E.apply_call(child)
-        else:
-            E.apply_raise_to(child, amounts[d, j])
+        play_action(states[d + 1], kinds[d, j], amounts[d, j])
         par, ik, ia = ids[d], kinds[d, j], amounts[d, j]
         d += 1
         pending = True
     return count
 
 
-@njit(cache=True)
-def estimate_tree(root, fractions, counts, all_in, max_raises, samples, seed, per_round_nodes, per_round_actions):
-    """Knuth's unbiased estimate of a tree's size from ``samples`` random root-to-leaf
-    probes: a node at depth d stands for the product of the branching factors above it.
-    Fills the per-sample sums (for a standard error) and returns the mean node count."""
-    states = np.zeros((2, root.shape[0]), np.int64)
-    kinds = np.zeros(MAX_ACTIONS, np.int64)
-    amounts = np.zeros(MAX_ACTIONS, np.int64)
-    np.random.seed(seed)
-    total = 0.0
-    for i in range(samples):
-        s = states[0]
-        s[:] = root
-        weight = 1.0
-        nodes = 1.0
-        while s[E.H_ACTOR] >= 0:
-            rnd = s[E.H_STREET]
-            k = abstract_actions(s, fractions, counts, all_in, max_raises, kinds, amounts)
-            per_round_nodes[i, rnd] += weight
-            per_round_actions[i, rnd] += weight * k
-            j = np.random.randint(0, k)
-            if kinds[j] == FOLD:
-                E.apply_fold(s)
-            elif kinds[j] == CALL:
-                E.apply_call(s)
-            else:
-                E.apply_raise_to(s, amounts[j])
-            weight *= k
-            nodes += weight
-        total += nodes
-    return total / samples
-
-
-def _root(players: int, stack: int, small_blind: int, big_blind: int) -> np.ndarray:
+def new_root(players: int, stack: int, small_blind: int, big_blind: int) -> np.ndarray:
     cards = np.arange(2 * players + 5, dtype=np.int64)  # any fixed cards: betting ignores them
     stacks = np.full(players, stack, dtype=np.int64)
     return E.new_hand(stacks, small_blind, big_blind, players - 1, cards, len(cards))
@@ -192,6 +165,12 @@ class TreeSize:
     decision_nodes: tuple[int, ...]  # per round
     actions: tuple[int, ...]  # infoset-actions per round per bucket (sum of actions at decision nodes)
 
+    @property
+    def action_sequences(self) -> int:
+        """Sequences of actions that end in a player's action: the tree's edges, one per node
+        but the root (the count the Pluribus supplement gives for its blueprint abstraction)."""
+        return sum(self.actions)
+
     def infosets(self, buckets: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(n * b for n, b in zip(self.decision_nodes, buckets))
 
@@ -201,7 +180,7 @@ class TreeSize:
 
 def _walk(abstraction, players, stack, small_blind, big_blind, store, capacity):
     fractions, counts, all_in, max_raises = abstraction.as_arrays()
-    root = _root(players, stack, small_blind, big_blind)
+    root = new_root(players, stack, small_blind, big_blind)
     cap = capacity if store else 0
     arrays = {
         "parent": np.zeros(cap, np.int64),
@@ -225,22 +204,10 @@ def _walk(abstraction, players, stack, small_blind, big_blind, store, capacity):
     return size, arrays
 
 
-def estimate_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, small_blind=50, big_blind=100,
-                          samples: int = 200_000, seed: int = 0) -> tuple[TreeSize, TreeSize]:  # fmt: skip
-    """Knuth estimate of the tree size for trees too large to walk: ``(estimate, standard error)``."""
-    fractions, counts, all_in, max_raises = abstraction.as_arrays()
-    root = _root(players, stack, small_blind, big_blind)
-    nodes = np.zeros((samples, 4))
-    actions = np.zeros((samples, 4))
-    mean = estimate_tree(root, fractions, counts, all_in, max_raises, samples, seed, nodes, actions)
-    se = lambda x: x.std(axis=0) / np.sqrt(samples)  # noqa: E731
-    estimate = TreeSize(int(mean), tuple(int(x) for x in nodes.mean(axis=0)), tuple(int(x) for x in actions.mean(axis=0)))
-    error = TreeSize(0, tuple(int(x) for x in se(nodes)), tuple(int(x) for x in se(actions)))
-    return estimate, error
-
-
-def count_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, small_blind=50, big_blind=100) -> TreeSize:
-    """Nodes, decision nodes and actions per round, without storing the tree."""
+def walk_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, small_blind=50, big_blind=100) -> TreeSize:
+    """Nodes, decision nodes and actions per round by visiting every node (without storing
+    them): the reference for :func:`gamesolve_nlth.betting.tree_count.count_betting_tree`,
+    which counts large trees."""
     return _walk(abstraction, players, stack, small_blind, big_blind, False, 0)[0]
 
 
@@ -248,7 +215,7 @@ def build_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, 
                        max_nodes: int = 50_000_000) -> dict:  # fmt: skip
     """The tree's arrays: poker node kinds (``GOES_ON``, ``FOLD_END``, ``SHOWDOWN``), chips
     put in and folds per node, action kind and amount per edge (see :func:`gamesolve_nlth.blueprint.form.nlth_form`)."""
-    size = count_betting_tree(abstraction, players, stack, small_blind, big_blind)
+    size = walk_betting_tree(abstraction, players, stack, small_blind, big_blind)
     if size.nodes > max_nodes:
         raise ValueError(f"the {abstraction.name} betting tree has {size.nodes:,} nodes (limit {max_nodes:,})")
     _, a = _walk(abstraction, players, stack, small_blind, big_blind, True, size.nodes)

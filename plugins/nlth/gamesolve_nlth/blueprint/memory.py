@@ -1,45 +1,121 @@
-"""How much memory a blueprint needs, decided before training starts."""
+"""How much memory a blueprint needs: one estimate, shown by ``gamesolve abstraction info``
+and checked by ``gamesolve solve`` before training starts.
+
+The model (docs/abstraction.md, "The blueprint's action abstraction and memory"):
+
+* the betting tree is counted exactly (:mod:`gamesolve_nlth.betting.tree_count`);
+* tables, as the MCCFR trainer keeps them (gamesolve/solve/mccfr.py): an int32 regret per
+  infoset-action (decision node x card bucket of its round x action), plus a float32 average
+  per first-round infoset-action; later rounds' snapshots go to disk with ``--out``;
+* lazy allocation: the first round is allocated up front, a later round's rows when their
+  action sequence is first reached; the preset's ``reached`` fraction of them is allocated
+  (``pluribus``: the paper's 413,507,309 of 664,845,654 sequences; the small presets are
+  assumed reached in full, an upper bound);
+* the tree as the trainer holds it: the factored form's arrays, the allocation offset per
+  node and the kernels' two int32 node stacks (one thread).
+"""
 
 from __future__ import annotations
 
 import attrs
 import psutil
 
+from gamesolve.solve.mccfr import RESERVOIR
 from gamesolve_nlth.betting.action_abstraction import action_abstraction
-from gamesolve_nlth.betting.betting_tree import estimate_betting_tree
+from gamesolve_nlth.betting.betting_tree import TreeSize
+from gamesolve_nlth.betting.tree_count import TreeTooLarge, count_betting_tree
 from gamesolve_nlth.blueprint.presets import BlueprintPreset
 
-TREE_BYTES_PER_NODE = 8 * 6 + 6 + 4 * 5 + 8  # commit (float64 x P), folded, node arrays, edges
+REGRET_BYTES = 4  # int32 regret per infoset-action
+AVERAGE_BYTES = 4  # float32 first-round average per first-round infoset-action
+STOP_FACTOR = 10  # `solve` stops counting a tree that alone would need 10x this machine's RAM
+
+
+def tree_bytes_per_node(players: int, wide_offsets: bool) -> int:
+    """Bytes per public node of the tree in training: the factored form's node and edge arrays
+    (kind, player, round, level, child start, row owner, terminal kind and row; child, label
+    and class per edge: one edge per node but the root) and its per-player arrays (settled,
+    settled value, payoff, contender), the allocation offset (int64 once the tables pass
+    2**31 entries) and two int32 traversal stacks."""
+    form = 1 + 4 + 4 + 4 + 4 + 4 + 1 + 4 + (4 + 8 + 1) + players * (1 + 8 + 8 + 1)
+    return form + (8 if wide_offsets else 4) + 2 * 4
 
 
 @attrs.frozen
 class MemoryEstimate:
-    public_nodes: int
-    infoset_actions: tuple[int, ...]  # per round
-    table_bytes: int  # regrets (int32) + snapshot sums of later rounds + first-round average
-    tree_bytes: int
+    tree: TreeSize
+    buckets: tuple[int, ...]
+    reached: float  # fraction of the later rounds' action sequences allocated
+    players: int
+
+    @property
+    def infoset_actions(self) -> tuple[int, ...]:
+        """Per round: actions at decision nodes times the round's card buckets."""
+        return self.tree.infoset_actions(self.buckets)
+
+    @property
+    def full_table_bytes(self) -> int:
+        """Tables if every action sequence is allocated."""
+        ia = self.infoset_actions
+        return REGRET_BYTES * sum(ia) + AVERAGE_BYTES * ia[0]
+
+    @property
+    def table_bytes(self) -> int:
+        """Tables with lazy allocation: the first round whole, later rounds at ``reached``."""
+        ia = self.infoset_actions
+        return (REGRET_BYTES + AVERAGE_BYTES) * ia[0] + round(REGRET_BYTES * self.reached * sum(ia[1:]))
+
+    @property
+    def tree_bytes(self) -> int:
+        wide = sum(self.infoset_actions) + 2 * RESERVOIR >= 2**31 - 1  # the trainer's capacity (one thread)
+        return self.tree.nodes * tree_bytes_per_node(self.players, wide)
 
     @property
     def total_bytes(self) -> int:
+        """Training's working set with lazy allocation."""
         return self.table_bytes + self.tree_bytes
+
+    def describe(self) -> str:
+        """One line with the figures (the same in ``abstraction info`` and ``solve``)."""
+        return (f"{self.total_bytes / 2**30:,.1f} GiB ({self.total_bytes / 1e12:.3f} TB) with lazy allocation: "
+                f"tables {self.table_bytes / 2**30:,.1f} GiB ({self.reached:.1%} of later-round sequences), "
+                f"tree {self.tree_bytes / 2**30:,.1f} GiB; "
+                f"{(self.full_table_bytes + self.tree_bytes) / 2**30:,.1f} GiB if every sequence is allocated")  # fmt: skip
+
+    def to_dict(self) -> dict:
+        return {
+            "infoset_actions": list(self.infoset_actions),
+            "reached_fraction": self.reached,
+            "table_bytes": self.table_bytes,
+            "full_table_bytes": self.full_table_bytes,
+            "tree_bytes": self.tree_bytes,
+            "total_bytes": self.total_bytes,
+        }
 
 
 def estimate_memory(preset: BlueprintPreset, players: int = 6, stack: int = 10_000, small_blind: int = 50,
-                    big_blind: int = 100, samples: int = 200_000) -> MemoryEstimate:  # fmt: skip
-    """Memory of the blueprint if every action sequence gets allocated (an upper bound; lazy
-    allocation uses less), from a Knuth estimate of the betting tree's size."""
-    size, _ = estimate_betting_tree(action_abstraction(preset.actions), players, stack, small_blind, big_blind, samples=samples)
-    actions = size.infoset_actions(preset.cards.buckets)
-    table = 4 * sum(actions) + 4 * sum(actions[1:]) + 4 * actions[0]
-    return MemoryEstimate(size.nodes, actions, table, size.nodes * TREE_BYTES_PER_NODE)
+                    big_blind: int = 100, progress=None, limit: int | None = None) -> MemoryEstimate:  # fmt: skip
+    """The blueprint's memory from the exact size of its betting tree (see the module
+    docstring); :class:`TreeTooLarge` past ``limit`` nodes."""
+    abstraction = action_abstraction(preset.actions)
+    tree = count_betting_tree(abstraction, players, stack, small_blind, big_blind, progress, limit)
+    return MemoryEstimate(tree, preset.cards.buckets, preset.reached, players)
 
 
-def check_fits(estimate: MemoryEstimate, preset_name: str) -> None:
-    """Refuse, with the figures, a preset whose fully allocated tables exceed this machine's RAM."""
-    total = psutil.virtual_memory().total
-    if estimate.total_bytes > 0.85 * total:
-        raise MemoryError(
-            f"preset {preset_name!r} needs about {estimate.total_bytes / 2**30:,.0f} GiB "
-            f"({sum(estimate.infoset_actions):,} infoset-actions, {estimate.public_nodes:,} public nodes); "
-            f"this machine has {total / 2**30:,.0f} GiB. Use a smaller preset (tiny, small)."
-        )
+def check_fits(preset: BlueprintPreset, players: int, stack: int, small_blind: int, big_blind: int,
+               progress=None) -> MemoryEstimate:  # fmt: skip
+    """The estimate, after refusing (with the figures) a preset whose working set exceeds this
+    machine's RAM. The count stops early, with a lower bound, once the tree alone would need
+    :data:`STOP_FACTOR` times the RAM."""
+    ram = psutil.virtual_memory().total
+    budget = 0.85 * ram
+    have = f"this machine has {ram / 2**30:,.0f} GiB. Use a smaller preset (tiny, small)."
+    limit = int(STOP_FACTOR * budget / tree_bytes_per_node(players, False))
+    try:
+        estimate = estimate_memory(preset, players, stack, small_blind, big_blind, progress, limit)
+    except TreeTooLarge as exc:
+        need = exc.nodes * tree_bytes_per_node(players, False)
+        raise MemoryError(f"preset {preset.name!r} needs more than {need / 2**30:,.0f} GiB ({exc}); {have}") from None
+    if estimate.total_bytes > budget:
+        raise MemoryError(f"preset {preset.name!r} needs about {estimate.describe()}; {have}")
+    return estimate

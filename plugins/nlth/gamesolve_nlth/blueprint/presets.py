@@ -12,6 +12,11 @@ import attrs
 from gamesolve_nlth.abstraction.presets import PRESETS as CARD_PRESETS
 from gamesolve_nlth.abstraction.presets import CardAbstractionParams
 
+# The Pluribus supplement: "There are a total of 664,845,654 action sequences in the blueprint
+# action abstraction. However, only 413,507,309 of them were ever encountered during training."
+PAPER_ACTION_SEQUENCES = 664_845_654
+PAPER_REACHED_SEQUENCES = 413_507_309
+
 # The card abstraction of each blueprint preset is the card preset of the same name, so
 # `gamesolve abstraction build --preset P` builds what `gamesolve solve --preset P` needs.
 
@@ -24,6 +29,9 @@ class BlueprintPreset:
     minutes: float  # default training time
     mccfr: dict  # MCCFR option defaults
     description: str = ""
+    # Fraction of the later rounds' action sequences a run reaches (lazy allocation; the
+    # memory estimate, blueprint/memory.py): 1 = all, an upper bound.
+    reached: float = 1.0
 
 
 PRESETS: dict[str, BlueprintPreset] = {
@@ -70,7 +78,8 @@ PRESETS: dict[str, BlueprintPreset] = {
             "snapshot_interval": "200min",
             "snapshot_start": "800min",
         },
-        description="the paper's shape and schedules (8 days on 64 cores; too large for this machine)",
+        description="the paper's abstraction and schedules (8 days on 64 cores; too large for this machine)",
+        reached=PAPER_REACHED_SEQUENCES / PAPER_ACTION_SEQUENCES,
     ),
 }
 
