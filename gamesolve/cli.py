@@ -19,6 +19,7 @@ from gamesolve import __version__
 from gamesolve.cli_params import POSITIVE_FLOAT, POSITIVE_INT, SEED, key_values, merge_players
 from gamesolve.errors import EXIT_STATUS, InputError, StoreError, UserError, is_no_space
 from gamesolve.game.explicit_tree import CompileError
+from gamesolve.game.names import parse_game_text
 from gamesolve.game.spec import ParameterError
 from gamesolve.plugins import PluginHost, describe_plugins, local_plugin_paths, make_plugin_manager
 from gamesolve.registry import RegistryError
@@ -142,13 +143,28 @@ def parse_params(pairs: tuple[str, ...], flag: str = "--param") -> dict[str, str
     return key_values(pairs, flag)
 
 
+def game_name_and_params(text: str, params: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """``--game NAME(KEY=VALUE,...)`` and ``-p KEY=VALUE`` together: the name and all the
+    parameters (a parameter given both ways is an error)."""
+    try:
+        name, inline = parse_game_text(text)
+    except UserError as exc:
+        raise InputError(one_line(exc)) from None
+    for key in set(inline) & set(params):
+        raise InputError(f"game parameter {key} is given twice ({text} and -p {key}={params[key]})")
+    return name, {**inline, **params}
+
+
 def make_game(host: PluginHost, name: str, players: int | None, params: dict[str, str]):
+    """The spec and game for ``--game`` (``NAME`` or ``NAME(KEY=VALUE,...)``), ``--players``
+    and ``-p`` parameters; bad input is an :class:`InputError`."""
+    name, params = game_name_and_params(name, params)
     players, params = merge_players(players, params)
     try:
-        spec = host.games.get(name)
+        spec = host.game_spec(name)
         return spec, spec.create(players, **params)
-    except (RegistryError, ParameterError) as exc:
-        raise InputError(str(exc)) from None
+    except (RegistryError, ParameterError, UserError) as exc:
+        raise InputError(one_line(exc)) from None
     except (TypeError, ValueError) as exc:  # a plugin factory rejecting a value
         raise InputError(f"{name}: {one_line(exc)}") from None
 
@@ -359,13 +375,15 @@ def _resumed_run(host, out: Path, game_name, algo, players, params, preset):
         meta = ckpt.read_meta(out)
     except StoreError as exc:
         raise InputError(one_line(exc)) from None
+    if game_name is not None:
+        game_name, params = game_name_and_params(game_name, params)
     if game_name is not None and game_name != meta.get("game"):
         raise InputError(f"{out} holds a {meta.get('game')} run, not {game_name}")
     if algo is not None and algo != meta.get("algo"):
         raise InputError(f"{out} holds an {meta.get('algo')} run, not {algo}")
     try:
-        spec = host.games.get(meta.get("game"))
-    except RegistryError as exc:
+        spec = host.game_spec(meta.get("game"))
+    except (RegistryError, UserError) as exc:
         raise InputError(f"{out} holds a run of a game no installed plugin provides: {exc}") from None
     stored = meta.get("game_params") or {k: v for k, v in (meta.get("params") or {}).items() if k in spec.parameters}
     stored = {k: str(v) for k, v in stored.items()}
@@ -446,15 +464,16 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
     from gamesolve.store.policy_store import read_policy
 
     host = host_from(ctx)
+    game_name, given = game_name_and_params(game_name, parse_params(params))
     try:
-        host.games.get(game_name)
+        host.game_spec(game_name)
         store = read_policy(store_path)
-    except (RegistryError, StoreError) as exc:
-        raise InputError(str(exc)) from None
+    except (RegistryError, StoreError, UserError) as exc:
+        raise InputError(one_line(exc)) from None
     if store.game != game_name:
         raise InputError(f"{store_path} holds a strategy for {store.game}, not {game_name}")
     stored = {k: str(v) for k, v in store.params.items() if k != "players"}
-    players, given = merge_players(players, parse_params(params))
+    players, given = merge_players(players, given)
     stored.update(given)
     spec, game = make_game(host, game_name, players or store.params.get("players"), stored)
     search = search or bool(search_options)

@@ -24,7 +24,7 @@ ENTRY_POINT_GROUP = "gamesolve"
 PLUGINS_DIR_ENV = "GAMESOLVE_PLUGINS_DIR"
 """Environment variable: ``os.pathsep``-separated plugin files or folders to load."""
 
-DEFAULT_PLUGINS = ("gamesolve.solve.builtin", "gamesolve.search.player")
+DEFAULT_PLUGINS = ("gamesolve.solve.builtin", "gamesolve.search.player", "gamesolve.openspiel.plugin")
 """Modules of the core registered as plugins like any other."""
 
 
@@ -60,6 +60,15 @@ class PluginHost:
     @property
     def agents(self) -> Registry:
         return self.registries.agents
+
+    def game_spec(self, name: str):
+        """The game registered as ``name``, else one a plugin resolves by name
+        (``gamesolve_resolve_game``: ``openspiel:NAME``); a :class:`RegistryError` listing the
+        registered games if neither knows it."""
+        if name in self.games:
+            return self.games.get(name)
+        spec = self.pm.hook.gamesolve_resolve_game(name=name)
+        return spec if spec is not None else self.games.get(name)
 
 
 def _fail(failures: list, name: str, exc: BaseException, strict: bool) -> None:
