@@ -13,6 +13,24 @@ from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve.solve.vcfr import VectorCFR
 
 OPENSPIEL_NAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker", "liars_dice": "liars_dice"}
+"""gamesolve's own games that open-spiel also has (``openspiel:`` games are open-spiel's)."""
+
+
+def has_openspiel_counterpart(game: Game) -> bool:
+    return game.name in OPENSPIEL_NAMES or hasattr(game, "os_game")
+
+
+def openspiel_counterpart(game: Game):
+    """The open-spiel game that is ``game``: an ``openspiel:`` game's own, or open-spiel's
+    version of Kuhn, Leduc or Liar's Dice."""
+    import pyspiel
+
+    if hasattr(game, "os_game"):
+        return game.os_game
+    if game.name not in OPENSPIEL_NAMES:
+        raise ValueError(f"no open-spiel counterpart for {game.name}")
+    os_params = {"players": game.num_players} if game.name != "liars_dice" else {}
+    return pyspiel.load_game(OPENSPIEL_NAMES[game.name], os_params)
 
 
 def _cpu_seconds_per_iteration(step, iterations: int) -> float:
@@ -32,8 +50,7 @@ def bench_cfr(game: Game, iterations: int = 200) -> dict[str, Any]:
     """
     import pyspiel
 
-    if game.name not in OPENSPIEL_NAMES:
-        raise ValueError(f"no open-spiel counterpart for {game.name}")
+    os_game = openspiel_counterpart(game)
     tree = compiled_tree(game)
     ours = TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"])
     ours.run(1)  # compile and warm the kernels
@@ -41,8 +58,6 @@ def bench_cfr(game: Game, iterations: int = 200) -> dict[str, Any]:
     vector = VectorCFR(compile_factored(game))
     vector.run(1)
     per_it_vector = _cpu_seconds_per_iteration(lambda: vector.run(1), iterations)
-    os_params = {"players": game.num_players} if game.name != "liars_dice" else {}
-    os_game = pyspiel.load_game(OPENSPIEL_NAMES[game.name], os_params)
     solver = pyspiel.CFRPlusSolver(os_game)
     solver.evaluate_and_update_policy()
     os_iterations = max(10, iterations // 10)

@@ -490,7 +490,7 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
             if search:
                 slots, searched = _search_policy(game, tree, slots, config, progress)
         evaluation = TreeEvaluator(tree).evaluate(slots)
-    except USER_ERRORS as exc:
+    except (*USER_ERRORS, ValueError) as exc:  # ValueError: a search setting the game cannot take
         raise InputError(one_line(exc)) from None
     result = {
         "game": game.name,
@@ -772,19 +772,19 @@ def cache_clear(clear_all, as_json):
 
 @cli.command()
 @click.argument("what", type=click.Choice(["cfr"]), default="cfr")
-@click.option("--game", "game_name", default="leduc", help="Game to time, one open-spiel also has: kuhn or leduc.")
+@click.option("--game", "game_name", default="leduc", help="Game to time, one open-spiel also has: kuhn, leduc, liars_dice or openspiel:NAME.")
 @click.option("--iterations", type=click.IntRange(1, 1_000_000), default=200,
               help="CFR+ iterations gamesolve times (open-spiel runs a tenth, at least 10).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
 def bench(ctx, what, game_name, iterations, as_json):
     """Time CFR+ per iteration: gamesolve and open-spiel's C++ side by side (needs open-spiel)."""
-    from gamesolve.bench import OPENSPIEL_NAMES, bench_cfr
+    from gamesolve.bench import OPENSPIEL_NAMES, bench_cfr, has_openspiel_counterpart
 
     host = host_from(ctx)
     spec, game = make_game(host, game_name, None, {})
-    if game.name not in OPENSPIEL_NAMES:
-        raise InputError(f"bench cfr compares with open-spiel on {' or '.join(OPENSPIEL_NAMES)}, not {game.name}")
+    if not has_openspiel_counterpart(game):
+        raise InputError(f"bench cfr compares with open-spiel on {', '.join(OPENSPIEL_NAMES)} or an openspiel: game, not {game.name}")
     try:
         result = bench_cfr(game, iterations)
     except ImportError as exc:

@@ -7,10 +7,10 @@ policies are keyed exactly as open-spiel keys its tabular policies).
 
 Two things open-spiel does not provide in general are derived here:
 
-* **Public states.** ``public_state_key()`` is the history with every chance outcome that
-  some player cannot identify replaced by ``?``: a chance node is *public* when each player's
-  information-state string tells all its outcomes apart (a board card, a goofspiel prize
-  card), *private* otherwise (a hole card, a die). That is what the generic compiler
+* **Public states.** ``public_state_key()`` is the history without the chance outcomes that
+  some player cannot identify: a chance node is *public* when each player's information-state
+  string tells all its outcomes apart (a board card, a goofspiel prize card), *private*
+  otherwise (a hole card, a die), and a private outcome leaves the public state as it was. That is what the generic compiler
   (:mod:`gamesolve.game.factored_compiler`) reads to factor the game; a player's move
   another player does not see stays in the key, and the compiler shares that player's rows
   between the nodes it cannot tell apart.
@@ -68,10 +68,11 @@ class OpenSpielState(State):
         if action not in self._legal:  # open-spiel would apply it anyway
             raise ValueError(f"action {action} is not legal here (legal: {sorted(self._legal)})")
         if chance:
-            token = str(action) if self._public_chance() else "?"
+            token = str(action) if self._public_chance() else ""
         else:
             token = f"{self.os_state.current_player()}:{action}"
-        return OpenSpielState(self.game, self.os_state.child(action), f"{self.public} {token}" if self.public else token)
+        public = f"{self.public} {token}" if self.public and token else self.public or token
+        return OpenSpielState(self.game, self.os_state.child(action), public)
 
     def _public_chance(self) -> bool:
         """Whether every player's information-state string tells this chance node's outcomes apart."""

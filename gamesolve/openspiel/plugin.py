@@ -14,3 +14,13 @@ def gamesolve_resolve_game(name):
     from gamesolve.openspiel.game import openspiel_spec
 
     return openspiel_spec(name[len(PREFIX):])
+
+
+@hookimpl
+def gamesolve_register_commands(cli):
+    """``gamesolve export`` and ``gamesolve import`` (``--format openspiel``)."""
+    from gamesolve.openspiel.cli import export_command, import_command
+
+    for command in (export_command, import_command):
+        if command.name not in cli.commands:
+            cli.add_command(command)
