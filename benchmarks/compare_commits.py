@@ -1,11 +1,14 @@
-"""NLTH blueprint training throughput of this checkout against another commit, in one run.
+"""NLTH blueprint training throughput (or tabular CFR+ speed) of this checkout against another
+commit, in one run.
 
     python benchmarks/compare_commits.py [--base REV] [--preset tiny] [--iterations 300000] [--rounds 3]
+    python benchmarks/compare_commits.py --what tabular --game leduc --iterations 3000 [--base REV]
 
 The other commit is checked out into a temporary git worktree; both trees train the same
-six-player preset, one thread, the same iterations, alternating rounds (so machine noise hits
-both alike), each in its own process with its own numba cache. Prints iterations per CPU
-second per round and the median ratio.
+six-player preset, one thread, the same iterations (``--what tabular``: run CFR+ on the same
+game, Leduc or Liar's Dice), alternating rounds (so machine noise hits both alike), each in its
+own process with its own numba cache. Prints iterations per CPU second per round and the
+median ratio.
 """
 
 from __future__ import annotations
@@ -46,13 +49,31 @@ print(json.dumps({"rate": (trainer.counters.iteration - it0) / (time.process_tim
 """
 
 
+TABULAR_PROBE = r"""
+import json, sys, time
+sys.meta_path = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+from gamesolve.game.explicit_tree import compile_explicit_tree
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
+if sys.argv[1] == "leduc":
+    from gamesolve_leduc import LeducGame as Game
+else:
+    from gamesolve_liars_dice.game import LiarsDiceGame as Game
+tree = compile_explicit_tree(Game())
+solver = TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"])
+solver.run(1)  # compile and warm up
+started = time.process_time()
+solver.run(int(sys.argv[2]))
+print(json.dumps({"rate": int(sys.argv[2]) / (time.process_time() - started)}))
+"""
+
+
 def tree_path(tree: Path) -> str:
-    return ":".join(str(tree / p) for p in (".", "plugins/kuhn", "plugins/leduc", "plugins/nlth"))
+    return ":".join(str(tree / p) for p in (".", "plugins/kuhn", "plugins/leduc", "plugins/nlth", "plugins/liars_dice"))
 
 
-def rate(tree: Path, preset: str, iterations: int) -> float:
+def rate(tree: Path, probe: str, subject: str, iterations: int) -> float:
     env = {**os.environ, "PYTHONPATH": tree_path(tree)}
-    out = subprocess.run([sys.executable, "-c", PROBE, preset, str(iterations)], env=env, cwd=tree, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", probe, subject, str(iterations)], env=env, cwd=tree, capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"the probe failed in {tree}:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
@@ -64,7 +85,10 @@ def main() -> None:
     parser.add_argument("--preset", default="tiny")
     parser.add_argument("--iterations", type=int, default=300_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--what", choices=("blueprint", "tabular"), default="blueprint")
+    parser.add_argument("--game", choices=("leduc", "liars_dice"), default="leduc", help="the game of --what tabular")
     args = parser.parse_args()
+    probe, subject = (PROBE, args.preset) if args.what == "blueprint" else (TABULAR_PROBE, args.game)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), args.base], check=True, capture_output=True)
@@ -73,8 +97,8 @@ def main() -> None:
             print(f"| round | {args.base} it/CPU s | this checkout it/CPU s | ratio |")
             print("|---|---:|---:|---:|")
             for r in range(args.rounds):
-                old = rate(base, args.preset, args.iterations)
-                new = rate(ROOT, args.preset, args.iterations)
+                old = rate(base, probe, subject, args.iterations)
+                new = rate(ROOT, probe, subject, args.iterations)
                 ratios.append(new / old)
                 print(f"| {r + 1} | {old:,.0f} | {new:,.0f} | {new / old:.3f} |", flush=True)
             print(f"\nmedian ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")
