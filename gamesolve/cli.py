@@ -19,9 +19,9 @@ from gamesolve import __version__
 from gamesolve.cli_params import POSITIVE_FLOAT, POSITIVE_INT, SEED, key_values, merge_players
 from gamesolve.errors import EXIT_STATUS, InputError, StoreError, UserError, is_no_space
 from gamesolve.game.explicit_tree import CompileError
-from gamesolve.game.names import parse_game_text
+from gamesolve.game.names import with_params
 from gamesolve.game.spec import ParameterError
-from gamesolve.plugins import PluginHost, describe_plugins, local_plugin_paths, make_plugin_manager
+from gamesolve.plugins import HOST_KEY, PluginHost, describe_plugins, local_plugin_paths, make_plugin_manager
 from gamesolve.registry import RegistryError
 
 __all__ = ["InputError", "cli"]  # InputError lives in gamesolve.errors; re-exported for older plugins
@@ -114,11 +114,14 @@ def one_line(exc: BaseException) -> str:
     type=click.Path(path_type=Path),
     help="Load a plugin file or folder without installing it (repeatable; also $GAMESOLVE_PLUGINS_DIR).",
 )
-def cli(plugins_dir):
+@click.pass_context
+def cli(ctx, plugins_dir):
     """Solve and play imperfect-information games with the CFR family."""
     for path in local_plugin_paths(plugins_dir):
         if not path.exists():
             raise InputError(f"no plugin file or folder at {path}")
+    # Plugin commands reach the plugin host through the context, not by importing this module.
+    ctx.meta[HOST_KEY] = lambda: host_from(ctx)
 
 
 def emit(result: dict[str, Any], as_json: bool, summary: list[str]) -> None:
@@ -147,12 +150,9 @@ def game_name_and_params(text: str, params: dict[str, str]) -> tuple[str, dict[s
     """``--game NAME(KEY=VALUE,...)`` and ``-p KEY=VALUE`` together: the name and all the
     parameters (a parameter given both ways is an error)."""
     try:
-        name, inline = parse_game_text(text)
+        return with_params(text, params)
     except UserError as exc:
         raise InputError(one_line(exc)) from None
-    for key in set(inline) & set(params):
-        raise InputError(f"game parameter {key} is given twice ({text} and -p {key}={params[key]})")
-    return name, {**inline, **params}
 
 
 def make_game(host: PluginHost, name: str, players: int | None, params: dict[str, str]):
@@ -161,12 +161,9 @@ def make_game(host: PluginHost, name: str, players: int | None, params: dict[str
     name, params = game_name_and_params(name, params)
     players, params = merge_players(players, params)
     try:
-        spec = host.game_spec(name)
-        return spec, spec.create(players, **params)
-    except (RegistryError, ParameterError, UserError) as exc:
+        return host.game(name, players, params)
+    except UserError as exc:
         raise InputError(one_line(exc)) from None
-    except (TypeError, ValueError) as exc:  # a plugin factory rejecting a value
-        raise InputError(f"{name}: {one_line(exc)}") from None
 
 
 @cli.command()

@@ -35,6 +35,15 @@ def parse_game_text(text: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
+def with_params(text: str, params: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The name in ``text`` and its parameters merged with ``params`` (``-p KEY=VALUE`` on the
+    command line); a parameter given both ways is a :class:`UserError`."""
+    name, inline = parse_game_text(text)
+    for key in sorted(set(inline) & set(params)):
+        raise UserError(f"game parameter {key} is given twice ({text} and -p {key}={params[key]})")
+    return name, {**inline, **params}
+
+
 def _split_top_level(inner: str, text: str) -> list[str]:
     """``inner`` split at the commas outside parentheses (empty: no parts)."""
     parts, depth, start = [], 0, 0

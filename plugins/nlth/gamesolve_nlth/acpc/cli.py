@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -9,18 +10,28 @@ import click
 
 from gamesolve.cli_params import POSITIVE_FLOAT, POSITIVE_INT, SEED
 from gamesolve.errors import InputError, StoreError, UserError
+from gamesolve.plugins import HOST_KEY
 
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
+def _emit(report: dict, as_json: bool, lines: list[str]) -> None:
+    """A readable summary, or (``--json``) one JSON object as the last line of stdout."""
+    click.echo(json.dumps(report, sort_keys=True) if as_json else "\n".join(lines))
+
+
 def _nlth_game(ctx, game_name: str, players, params):
-    from gamesolve.cli import host_from, make_game, parse_params
+    from gamesolve.cli_params import key_values, merge_players
     from gamesolve_nlth.state import NLTHGame
 
-    host = host_from(ctx)
-    _, game = make_game(host, game_name, players, parse_params(params))
+    host = ctx.meta[HOST_KEY]()
+    players, params = merge_players(players, key_values(params, "--param"))
+    try:
+        _, game = host.game(game_name, players, params)
+    except UserError as exc:
+        raise InputError(_one_line(exc)) from None
     if not isinstance(game, NLTHGame):
         raise InputError(f"the ACPC protocol plays no-limit hold'em (--game nlth), not {game.name}")
     return host, game
@@ -51,7 +62,6 @@ def acpc_group():
 def dealer_command(ctx, game_name, players, params, host, port, hands, seed, names, log_base, force, timeout, as_json):
     """Deal HANDS hands to the clients that connect (seated in the order they connect; seats
     rotate one position per hand, stacks reset every hand) and report each seat's winnings."""
-    from gamesolve.cli import emit
     from gamesolve.progress import BarProgress
     from gamesolve.store.outputs import check_output_file
     from gamesolve_nlth.acpc.dealer import Dealer, DealerConfig, log_paths
@@ -86,7 +96,7 @@ def dealer_command(ctx, game_name, players, params, host, port, hands, seed, nam
         raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     report = {"game": game.name, "params": dict(game.params), "seed": seed,
               "log": [str(p) for p in log_paths(log_base)], **result.as_dict()}  # fmt: skip
-    emit(report, as_json, result.summary_lines() + [f"logs        {', '.join(report['log'])}"])
+    _emit(report, as_json, result.summary_lines() + [f"logs        {', '.join(report['log'])}"])
 
 
 def _dealer_log(path: Path) -> bool:
@@ -112,7 +122,6 @@ def _dealer_log(path: Path) -> bool:
 @click.pass_context
 def play_command(ctx, host, port, agent_text, game_name, players, params, seed, timeout, as_json):
     """Play AGENT at an ACPC dealer until it ends the match; report the agent's winnings."""
-    from gamesolve.cli import emit
     from gamesolve.evaluate.match import MatchError, make_agents
     from gamesolve.progress import BarProgress
     from gamesolve.registry import RegistryError
@@ -130,5 +139,5 @@ def play_command(ctx, host, port, agent_text, game_name, players, params, seed, 
             result = play(game, agents[0], connection, on_hand=lambda chips: progress.advance(1))
     except UserError as exc:
         raise InputError(_one_line(exc)) from None
-    emit({"agent": names[0], "game": game.name, "params": dict(game.params), **result.as_dict()}, as_json,
-         result.summary_lines())  # fmt: skip
+    _emit({"agent": names[0], "game": game.name, "params": dict(game.params), **result.as_dict()}, as_json,
+          result.summary_lines())  # fmt: skip
