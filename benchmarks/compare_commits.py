@@ -8,6 +8,10 @@ game (nlth: the six-player preset; leduc: the plugin's form; liars_dice: the gen
 compiler's form) with its defaults, one thread, the same iterations, alternating rounds (so
 machine noise hits both alike), each in its own process with its own numba cache. Prints
 iterations per CPU second per round and the median ratio.
+
+    python benchmarks/compare_commits.py --what tabular --game leduc|liars_dice --iterations 3000 [--base REV]
+
+times tabular CFR+ on the explicit tree instead of MCCFR.
 """
 
 from __future__ import annotations
@@ -57,13 +61,31 @@ print(json.dumps({"rate": (trainer.counters.iteration - it0) / (time.process_tim
 """
 
 
+TABULAR_PROBE = r"""
+import json, sys, time
+sys.meta_path = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+from gamesolve.game.explicit_tree import compile_explicit_tree
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
+if sys.argv[1] == "leduc":
+    from gamesolve_leduc import LeducGame as Game
+else:
+    from gamesolve_liars_dice.game import LiarsDiceGame as Game
+tree = compile_explicit_tree(Game())
+solver = TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"])
+solver.run(1)  # compile and warm up
+started = time.process_time()
+solver.run(int(sys.argv[2]))
+print(json.dumps({"rate": int(sys.argv[2]) / (time.process_time() - started)}))
+"""
+
+
 def tree_path(tree: Path) -> str:
     return ":".join(str(tree / p) for p in (".", "plugins/kuhn", "plugins/leduc", "plugins/nlth", "plugins/liars_dice"))
 
 
-def rate(tree: Path, preset: str, iterations: int, game: str) -> float:
+def rate(tree: Path, probe: str, args: list[str]) -> float:
     env = {**os.environ, "PYTHONPATH": tree_path(tree)}
-    out = subprocess.run([sys.executable, "-c", PROBE, preset, str(iterations), game], env=env, cwd=tree, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", probe, *args], env=env, cwd=tree, capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"the probe failed in {tree}:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
@@ -76,7 +98,13 @@ def main() -> None:
     parser.add_argument("--preset", default="tiny", help="nlth's abstraction preset")
     parser.add_argument("--iterations", type=int, default=300_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--what", choices=("mccfr", "tabular"), default="mccfr", help="MCCFR training or tabular CFR+")
     args = parser.parse_args()
+    if args.what == "tabular" and args.game == "nlth":
+        parser.error("--what tabular runs on --game leduc or liars_dice")
+    probe, probe_args = (
+        (PROBE, [args.preset, str(args.iterations), args.game]) if args.what == "mccfr" else (TABULAR_PROBE, [args.game, str(args.iterations)])
+    )
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), args.base], check=True, capture_output=True)
@@ -85,8 +113,8 @@ def main() -> None:
             print(f"| round | {args.base} it/CPU s | this checkout it/CPU s | ratio |")
             print("|---|---:|---:|---:|")
             for r in range(args.rounds):
-                old = rate(base, args.preset, args.iterations, args.game)
-                new = rate(ROOT, args.preset, args.iterations, args.game)
+                old = rate(base, probe, probe_args)
+                new = rate(ROOT, probe, probe_args)
                 ratios.append(new / old)
                 print(f"| {r + 1} | {old:,.0f} | {new:,.0f} | {new / old:.3f} |", flush=True)
             print(f"\nmedian ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")

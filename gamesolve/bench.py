@@ -13,6 +13,24 @@ from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve.solve.vcfr import VectorCFR
 
 OPENSPIEL_NAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker", "liars_dice": "liars_dice"}
+"""gamesolve's own games that open-spiel also has (``openspiel:`` games are open-spiel's)."""
+
+
+def has_openspiel_counterpart(game: Game) -> bool:
+    return game.name in OPENSPIEL_NAMES or hasattr(game, "os_game")
+
+
+def openspiel_counterpart(game: Game):
+    """The open-spiel game that is ``game``: an ``openspiel:`` game's own, or open-spiel's
+    version of Kuhn, Leduc or Liar's Dice."""
+    import pyspiel
+
+    if hasattr(game, "os_game"):
+        return game.os_game
+    if game.name not in OPENSPIEL_NAMES:
+        raise ValueError(f"no open-spiel counterpart for {game.name}")
+    os_params = {"players": game.num_players} if game.name != "liars_dice" else {}
+    return pyspiel.load_game(OPENSPIEL_NAMES[game.name], os_params)
 
 
 def _cpu_seconds_per_iteration(step, calls: int, per_call: int = 1) -> float:
@@ -43,15 +61,12 @@ def bench_cfr(game: Game, iterations: int = 200, rounds: int = 10, pm=None) -> d
     """
     import pyspiel
 
-    if game.name not in OPENSPIEL_NAMES:
-        raise ValueError(f"no open-spiel counterpart for {game.name}")
     rounds = max(1, min(rounds, iterations - 1))
     tree = compiled_tree(game)
     form = factored_form(game, pm)
     ours, ours_batched = TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"]), TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"])
     vector, vector_batched = VectorCFR(form), VectorCFR(form)
-    os_params = {"players": game.num_players} if game.name != "liars_dice" else {}
-    os_game = pyspiel.load_game(OPENSPIEL_NAMES[game.name], os_params)
+    os_game = openspiel_counterpart(game)
     solver = pyspiel.CFRPlusSolver(os_game)
     # One warm-up iteration each (compiles the kernels); they count towards ``iterations``.
     for warm in (ours, ours_batched, vector, vector_batched):

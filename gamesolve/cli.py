@@ -19,8 +19,9 @@ from gamesolve import __version__
 from gamesolve.cli_params import POSITIVE_FLOAT, POSITIVE_INT, SEED, key_values, merge_players
 from gamesolve.errors import EXIT_STATUS, InputError, StoreError, UserError, is_no_space
 from gamesolve.game.explicit_tree import CompileError
+from gamesolve.game.names import with_params
 from gamesolve.game.spec import ParameterError
-from gamesolve.plugins import PluginHost, describe_plugins, local_plugin_paths, make_plugin_manager
+from gamesolve.plugins import HOST_KEY, PluginHost, describe_plugins, local_plugin_paths, make_plugin_manager
 from gamesolve.registry import RegistryError
 
 __all__ = ["InputError", "cli"]  # InputError lives in gamesolve.errors; re-exported for older plugins
@@ -113,11 +114,14 @@ def one_line(exc: BaseException) -> str:
     type=click.Path(path_type=Path),
     help="Load a plugin file or folder without installing it (repeatable; also $GAMESOLVE_PLUGINS_DIR).",
 )
-def cli(plugins_dir):
+@click.pass_context
+def cli(ctx, plugins_dir):
     """Solve and play imperfect-information games with the CFR family."""
     for path in local_plugin_paths(plugins_dir):
         if not path.exists():
             raise InputError(f"no plugin file or folder at {path}")
+    # Plugin commands reach the plugin host through the context, not by importing this module.
+    ctx.meta[HOST_KEY] = lambda: host_from(ctx)
 
 
 def emit(result: dict[str, Any], as_json: bool, summary: list[str]) -> None:
@@ -142,15 +146,24 @@ def parse_params(pairs: tuple[str, ...], flag: str = "--param") -> dict[str, str
     return key_values(pairs, flag)
 
 
+def game_name_and_params(text: str, params: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """``--game NAME(KEY=VALUE,...)`` and ``-p KEY=VALUE`` together: the name and all the
+    parameters (a parameter given both ways is an error)."""
+    try:
+        return with_params(text, params)
+    except UserError as exc:
+        raise InputError(one_line(exc)) from None
+
+
 def make_game(host: PluginHost, name: str, players: int | None, params: dict[str, str]):
+    """The spec and game for ``--game`` (``NAME`` or ``NAME(KEY=VALUE,...)``), ``--players``
+    and ``-p`` parameters; bad input is an :class:`InputError`."""
+    name, params = game_name_and_params(name, params)
     players, params = merge_players(players, params)
     try:
-        spec = host.games.get(name)
-        return spec, spec.create(players, **params)
-    except (RegistryError, ParameterError) as exc:
-        raise InputError(str(exc)) from None
-    except (TypeError, ValueError) as exc:  # a plugin factory rejecting a value
-        raise InputError(f"{name}: {one_line(exc)}") from None
+        return host.game(name, players, params)
+    except UserError as exc:
+        raise InputError(one_line(exc)) from None
 
 
 @cli.command()
@@ -359,13 +372,15 @@ def _resumed_run(host, out: Path, game_name, algo, players, params, preset):
         meta = ckpt.read_meta(out)
     except StoreError as exc:
         raise InputError(one_line(exc)) from None
+    if game_name is not None:
+        game_name, params = game_name_and_params(game_name, params)
     if game_name is not None and game_name != meta.get("game"):
         raise InputError(f"{out} holds a {meta.get('game')} run, not {game_name}")
     if algo is not None and algo != meta.get("algo"):
         raise InputError(f"{out} holds an {meta.get('algo')} run, not {algo}")
     try:
-        spec = host.games.get(meta.get("game"))
-    except RegistryError as exc:
+        spec = host.game_spec(meta.get("game"))
+    except (RegistryError, UserError) as exc:
         raise InputError(f"{out} holds a run of a game no installed plugin provides: {exc}") from None
     stored = meta.get("game_params") or {k: v for k, v in (meta.get("params") or {}).items() if k in spec.parameters}
     stored = {k: str(v) for k, v in stored.items()}
@@ -446,15 +461,16 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
     from gamesolve.store.policy_store import read_policy
 
     host = host_from(ctx)
+    game_name, given = game_name_and_params(game_name, parse_params(params))
     try:
-        host.games.get(game_name)
+        host.game_spec(game_name)
         store = read_policy(store_path)
-    except (RegistryError, StoreError) as exc:
-        raise InputError(str(exc)) from None
+    except (RegistryError, StoreError, UserError) as exc:
+        raise InputError(one_line(exc)) from None
     if store.game != game_name:
         raise InputError(f"{store_path} holds a strategy for {store.game}, not {game_name}")
     stored = {k: str(v) for k, v in store.params.items() if k != "players"}
-    players, given = merge_players(players, parse_params(params))
+    players, given = merge_players(players, given)
     stored.update(given)
     spec, game = make_game(host, game_name, players or store.params.get("players"), stored)
     search = search or bool(search_options)
@@ -471,7 +487,7 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
             if search:
                 slots, searched = _search_policy(game, tree, slots, config, progress)
         evaluation = TreeEvaluator(tree).evaluate(slots)
-    except USER_ERRORS as exc:
+    except (*USER_ERRORS, ValueError) as exc:  # ValueError: a search setting the game cannot take
         raise InputError(one_line(exc)) from None
     result = {
         "game": game.name,
@@ -753,7 +769,7 @@ def cache_clear(clear_all, as_json):
 
 @cli.command()
 @click.argument("what", type=click.Choice(["cfr"]), default="cfr")
-@click.option("--game", "game_name", default="leduc", help="Game to time, one open-spiel also has: kuhn, leduc or liars_dice.")
+@click.option("--game", "game_name", default="leduc", help="Game to time, one open-spiel also has: kuhn, leduc, liars_dice or openspiel:NAME.")
 @click.option("--iterations", type=click.IntRange(1, 1_000_000), default=200,
               help="CFR+ iterations gamesolve times (open-spiel runs a tenth, at least 10).")
 @click.option("--rounds", type=click.IntRange(1, 1000), default=10, show_default=True,
@@ -763,12 +779,12 @@ def cache_clear(clear_all, as_json):
 def bench(ctx, what, game_name, iterations, rounds, as_json):
     """Time CFR+ per iteration: gamesolve and open-spiel's C++ side by side (needs open-spiel),
     in alternating blocks so that the machine's load falls on both alike."""
-    from gamesolve.bench import OPENSPIEL_NAMES, bench_cfr
+    from gamesolve.bench import OPENSPIEL_NAMES, bench_cfr, has_openspiel_counterpart
 
     host = host_from(ctx)
     spec, game = make_game(host, game_name, None, {})
-    if game.name not in OPENSPIEL_NAMES:
-        raise InputError(f"bench cfr compares with open-spiel on {' or '.join(OPENSPIEL_NAMES)}, not {game.name}")
+    if not has_openspiel_counterpart(game):
+        raise InputError(f"bench cfr compares with open-spiel on {', '.join(OPENSPIEL_NAMES)} or an openspiel: game, not {game.name}")
     try:
         result = bench_cfr(game, iterations, rounds, host.pm)
     except ImportError as exc:

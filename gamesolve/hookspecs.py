@@ -25,6 +25,19 @@ def gamesolve_register_games(register):
     """
 
 
+@hookspec(firstresult=True)
+def gamesolve_resolve_game(name):
+    """A game for a name no plugin registered, resolved on demand: a family of games named
+    by a prefix (``openspiel:NAME`` -- any open-spiel game) rather than listed one by one.
+
+    :param name: the game name asked for, without parameters (``"openspiel:kuhn_poker"``).
+    :return: a :class:`gamesolve.game.GameSpec` for it, or ``None`` if the name is not this
+        plugin's. Raise :class:`gamesolve.registry.RegistryError` or
+        :class:`gamesolve.errors.UserError` (one line) for a name that is the plugin's but
+        cannot be had (no such game; a library not installed).
+    """
+
+
 @hookspec
 def gamesolve_register_solvers(register):
     """Register solvers.

@@ -24,7 +24,11 @@ ENTRY_POINT_GROUP = "gamesolve"
 PLUGINS_DIR_ENV = "GAMESOLVE_PLUGINS_DIR"
 """Environment variable: ``os.pathsep``-separated plugin files or folders to load."""
 
-DEFAULT_PLUGINS = ("gamesolve.solve.builtin", "gamesolve.search.player")
+HOST_KEY = "gamesolve.host"
+"""In a command of the ``gamesolve`` line, ``click.get_current_context().meta[HOST_KEY]()`` is
+the plugin host: plugin commands reach it this way, without importing the command line."""
+
+DEFAULT_PLUGINS = ("gamesolve.solve.builtin", "gamesolve.search.player", "gamesolve.openspiel.plugin")
 """Modules of the core registered as plugins like any other."""
 
 
@@ -60,6 +64,32 @@ class PluginHost:
     @property
     def agents(self) -> Registry:
         return self.registries.agents
+
+    def game_spec(self, name: str):
+        """The game registered as ``name``, else one a plugin resolves by name
+        (``gamesolve_resolve_game``: ``openspiel:NAME``); a :class:`RegistryError` listing the
+        registered games if neither knows it."""
+        if name in self.games:
+            return self.games.get(name)
+        spec = self.pm.hook.gamesolve_resolve_game(name=name)
+        return spec if spec is not None else self.games.get(name)
+
+    def game(self, text: str, players: int | None = None, params: dict[str, str] | None = None):
+        """``(spec, game)`` for a game as users write it: ``NAME`` or ``NAME(KEY=VALUE,...)``
+        (:mod:`gamesolve.game.names`), with ``players`` and more ``params`` (strings). Anything
+        wrong (an unknown game, a bad or repeated parameter) is one :class:`UserError` line."""
+        from gamesolve.errors import UserError
+        from gamesolve.game.names import with_params
+        from gamesolve.game.spec import ParameterError
+
+        name, params = with_params(text, dict(params or {}))
+        try:
+            spec = self.game_spec(name)
+            return spec, spec.create(players, **params)
+        except (LookupError, TypeError, ValueError) as exc:  # unknown names, bad values, factories refusing
+            message = " ".join(str(exc).split())
+            named = isinstance(exc, (LookupError, UserError, ParameterError))  # messages that name the game already
+            raise UserError(message if named else f"{name}: {message}") from None
 
 
 def _fail(failures: list, name: str, exc: BaseException, strict: bool) -> None:

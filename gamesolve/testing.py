@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import pytest
 
-from gamesolve.game.explicit_tree import DECISION, compile_explicit_tree
+from gamesolve.game.explicit_tree import CompileError, compile_explicit_tree
 from gamesolve.game.state import CHANCE, TERMINAL, Game, State
 
 
@@ -111,8 +111,10 @@ def check_game_conformance(
             stack.append((state.child(a), path + [a]))
     report = {"states": checked, "complete": int(complete)}
     if complete:
-        tree = compile_explicit_tree(game, max_nodes=max_nodes + 1)
-        check_perfect_recall(tree)
+        try:  # the compiler checks infoset consistency and perfect recall
+            tree = compile_explicit_tree(game, max_nodes=max_nodes + 1)
+        except CompileError as exc:
+            raise ConformanceError(str(exc)) from None
         report["infosets"] = tree.num_infosets
         return report
     rng = random.Random(seed)
@@ -134,35 +136,6 @@ def check_game_conformance(
             _fail(state, path, "a random walk did not reach a terminal state in 100,000 steps")
     report["states"] = checked
     return report
-
-
-def check_perfect_recall(tree) -> None:
-    """Every history of an information set has the same own (infoset, action) sequence."""
-    owner_seq: dict[int, tuple] = {}
-    n_players = tree.num_players
-    # own[p][node] built incrementally in preorder as tuples (small games only).
-    own = [dict() for _ in range(n_players)]
-    for p in range(n_players):
-        own[p][0] = ()
-    for c in range(1, tree.num_nodes):
-        par = int(tree.parent[c])
-        for p in range(n_players):
-            own[p][c] = own[p][par]
-        if tree.node_kind[par] == DECISION:
-            p = int(tree.node_player[par])
-            k = int(tree.edge_w[c] - tree.infoset_slot_start[tree.node_infoset[par]])
-            own[p][c] = own[p][par] + ((int(tree.node_infoset[par]), k),)
-    for node in range(tree.num_nodes):
-        if tree.node_kind[node] != DECISION:
-            continue
-        info = int(tree.node_infoset[node])
-        p = int(tree.node_player[node])
-        s = own[p][node]
-        if owner_seq.setdefault(info, s) != s:
-            raise ConformanceError(
-                f"information set {tree.infoset_keys[info]!r} breaks perfect recall: "
-                f"its histories differ in the player's own earlier actions"
-            )
 
 
 @pytest.fixture

@@ -18,7 +18,9 @@ from typing import Any
 import attrs
 import numpy as np
 
+from gamesolve.game.recall import first_recall_break
 from gamesolve.game.state import CHANCE, TERMINAL, Game
+from gamesolve.game.tree_size import too_big
 
 DECISION, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2
 
@@ -96,11 +98,10 @@ def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000,
     the tree exceeds ``max_nodes``. ``on_nodes(n)`` is told every
     :data:`COMPILE_REPORT_EVERY` nodes walked (a progress bar for games that take a while).
     """
-    count = getattr(game, "num_histories", None)  # duck-typed games may not have it
-    counted = count() if count is not None else None
-    if counted is not None and counted > max_nodes:
-        # Walking toward the limit first would take minutes and gigabytes before failing.
-        raise CompileError(f"{game.describe()} has {counted:,} histories, more than {max_nodes:,}; too big for an explicit tree")
+    # Walking toward the limit first would take minutes and gigabytes before failing.
+    why = too_big(game, max_nodes, "an explicit tree")
+    if why is not None:
+        raise CompileError(why)
     n_players = game.num_players
     kind: list[int] = []
     player_of: list[int] = []
@@ -192,6 +193,13 @@ def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000,
     utility = np.zeros((n, n_players))
     for node, row in util_rows.items():
         utility[node] = row
+    edge_w_arr = edge.astype(np.int32)
+    broken = first_recall_break(parent_arr, edge_w_arr, np.array(kind, dtype=np.int8) == DECISION,
+                                np.array(player_of, dtype=np.int32), node_infoset_arr, n_players, len(infoset_player))  # fmt: skip
+    if broken >= 0:
+        key = " ".join(list(infoset_ids)[broken].split())
+        raise CompileError(f"{game.describe()} breaks perfect recall: the histories of information set {key!r} differ in "
+                           "the player's own earlier actions (gamesolve's solvers need perfect recall)")  # fmt: skip
     return ExplicitTree(
         game_name=game.name,
         params=dict(game.params),
@@ -199,7 +207,7 @@ def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000,
         node_kind=np.array(kind, dtype=np.int8),
         node_player=np.array(player_of, dtype=np.int32),
         parent=parent_arr,
-        edge_w=edge.astype(np.int32),
+        edge_w=edge_w_arr,
         child_start=child_start.astype(np.int32),
         child_list=child_list,
         node_infoset=node_infoset_arr,

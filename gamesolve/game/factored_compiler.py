@@ -37,6 +37,7 @@ from gamesolve.game.factored import CHANCE, DECISION, FIXED, SMALL_GAME_MCCFR_DE
 from gamesolve.game.state import CHANCE as CHANCE_PLAYER
 from gamesolve.game.state import TERMINAL as TERMINAL_PLAYER
 from gamesolve.game.state import Game, State
+from gamesolve.game.tree_size import too_big
 
 REPORT_EVERY = 1 << 14
 """Public nodes between two calls of the ``on_nodes`` progress callback."""
@@ -76,6 +77,9 @@ def compile_factored(game: Game, max_histories: int = 20_000_000,
                      on_nodes: Callable[[int], None] | None = None) -> FactoredGame:  # fmt: skip
     """The factored form of ``game`` (see the module docstring). ``on_nodes(k)`` is told about
     every :data:`REPORT_EVERY` public nodes built (a progress bar)."""
+    why = too_big(game, max_histories, "the generic compiler")
+    if why is not None:
+        raise FormError(why)
     n_players = game.num_players
     deal0 = _deal_phase(game)
     # Private states: what each player's key distinguishes right after the deal.

@@ -103,6 +103,13 @@ class Game(abc.ABC):
         it; ``None`` if not. Compilers use it to refuse a tree too big before walking it."""
         return None
 
+    def estimated_histories(self, cap: float) -> float | None:
+        """Optional, for games that cannot count their trees (``num_histories`` is None) but
+        may be far too big for a compiled form: an estimate of the number of histories
+        (:func:`gamesolve.game.tree_size.estimate_histories`; it may stop once above ``cap``).
+        ``None`` (the default): no estimate, the compilers walk and stop at their limit."""
+        return None
+
     def describe(self) -> str:
         """One line naming the game and its parameters."""
         extra = ", ".join(f"{k}={v}" for k, v in sorted(self.params.items()) if k != "players")

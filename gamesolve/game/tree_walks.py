@@ -36,6 +36,30 @@ def forward_reach(parent, edge_w, edge_player, W, player, own, others):
 
 
 @njit(cache=True)
+def values_in_action_order(child_start, child_list, child_w, W, utility_p, value):
+    """:func:`backward_values`, each node's sum taken over its children in action order
+    (``child_w[k]``: the ``W`` index of the edge to ``child_list[k]``).
+
+    Floating-point sums depend on their order. Summed as open-spiel sums them, values that
+    are equal in exact arithmetic (two actions with the same outcome) come out equal in
+    floating point too, so that regret matching+ clips the same regrets to zero as open-spiel
+    does and CFR+ follows open-spiel's iterates to rounding error (summed the other way, a
+    regret of 3e-17 instead of 0 can turn a uniform strategy pure after one iteration).
+    """
+    n = child_start.shape[0] - 1
+    for node in range(n - 1, -1, -1):
+        k0 = child_start[node]
+        k1 = child_start[node + 1]
+        if k0 == k1:
+            value[node] = utility_p[node]
+            continue
+        total = 0.0
+        for k in range(k0, k1):
+            total += W[child_w[k]] * value[child_list[k]]
+        value[node] = total
+
+
+@njit(cache=True)
 def backward_values(parent, edge_w, W, utility_p, value):
     """Expected value of every node for one player under the weights ``W``.
 

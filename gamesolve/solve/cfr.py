@@ -75,6 +75,7 @@ class TabularCFR:
         self._edge_player = edge_players(tree)
         self._index = player_index(tree)
         self._utility_t = np.ascontiguousarray(tree.utility.T)
+        self._child_w = np.ascontiguousarray(tree.edge_w[tree.child_list])
         n = tree.num_nodes
         self._own = np.empty(n)
         self._others = np.empty(n)
@@ -104,7 +105,7 @@ class TabularCFR:
         c = self.config
         nodes_start, nodes, infosets_start, infosets, first_node = self._index
         K.cfr_run(
-            t.parent, t.edge_w, self._edge_player, t.child_start, t.child_list, self._utility_t,
+            t.parent, t.edge_w, self._edge_player, t.child_start, t.child_list, self._child_w, self._utility_t,
             nodes_start, nodes, infosets_start, infosets, first_node, t.infoset_slot_start,
             t.num_slots, self._W, self.regrets, self.avg, first, last,
             c.rm_plus, float(c.alpha), float(c.beta), float(c.gamma), c.discount,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from gamesolve.game.tree_walks import backward_values, forward_reach
+from gamesolve.game.tree_walks import forward_reach, values_in_action_order
 
 
 @njit(cache=True)
@@ -43,6 +43,7 @@ def cfr_run(
     edge_player,
     child_start,
     child_list,
+    child_w,
     utility_t,
     player_nodes_start,
     player_nodes,
@@ -68,7 +69,9 @@ def cfr_run(
     """Run iterations ``t_first..t_last`` (1-based) of the parameterised CFR family.
 
     ``W[:n_slots]`` holds the current strategy; ``W[n_slots:]`` the fixed 1 and chance
-    probabilities. Regrets and averages are slot-indexed and updated in place.
+    probabilities; ``child_w = edge_w[child_list]``. Regrets and averages are slot-indexed
+    and updated in place. Values are summed in action order, as open-spiel sums them
+    (:func:`~gamesolve.game.tree_walks.values_in_action_order`).
     """
     n_players = utility_t.shape[0]
     n_infosets = slot_start.shape[0] - 1
@@ -83,7 +86,7 @@ def cfr_run(
             # Alternating updates: every player's policy reflects the regrets so far.
             regret_matching(regrets, slot_start, W, 0, n_infosets)
             forward_reach(parent, edge_w, edge_player, W, p, own, others)
-            backward_values(parent, edge_w, W, utility_t[p], value)
+            values_in_action_order(child_start, child_list, child_w, W, utility_t[p], value)
             for j in range(player_nodes_start[p], player_nodes_start[p + 1]):
                 node = player_nodes[j]
                 cf = others[node]

@@ -151,7 +151,8 @@ def _blueprint_agent(game, seed, **options):
 
 @hookimpl
 def gamesolve_register_commands(cli):
-    """``gamesolve abstraction build | quality | info | equity`` and ``gamesolve spot``."""
+    """``gamesolve abstraction build | quality | info | equity``, ``gamesolve spot`` and
+    ``gamesolve acpc dealer | play``."""
     from gamesolve_nlth.abstraction.cli import abstraction_group
     from gamesolve_nlth.betting.info import info_command
 
@@ -168,6 +169,10 @@ def gamesolve_register_commands(cli):
         from gamesolve_nlth.spot.cli import spot_command
 
         cli.add_command(spot_command)
+    if "acpc" not in cli.commands:
+        from gamesolve_nlth.acpc.cli import acpc_group
+
+        cli.add_command(acpc_group)
 
 
 @hookimpl
