@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +104,11 @@ def latest(path: str | os.PathLike) -> str | None:
     return integrity.read_pointer(Path(path), LATEST)
 
 
-def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], attrs: dict[str, Any]) -> str:
+def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], attrs: dict[str, Any],
+                     parts: Callable[[Path], None] | None = None) -> str:  # fmt: skip
     """Write a new complete generation, then point ``LATEST`` at it; returns its name.
+    ``parts(folder)``, if given, has other writers (a cluster's shards) write sealed groups
+    of their own into the generation's folder before it is sealed.
 
     :class:`DiskFullError` if the disk fills: the partial generation is removed and the
     previous checkpoint stays current."""
@@ -119,6 +123,8 @@ def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], att
             for key, value in arrays.items():
                 write_array(group, key, value)
             group.attrs.update(attrs)
+            if parts is not None:
+                parts(Path(group.store.root))
         with writing(path, "the checkpoint marker of"):
             integrity.write_pointer(path, name, LATEST)  # the commit point
     except BaseException as exc:
