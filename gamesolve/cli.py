@@ -234,7 +234,7 @@ class AlgoOption(click.Option):
               help="Checkpoint interval of a sampling solver: 30s, 10min, 1h or off (default 10min); the first "
                    "checkpoint comes within a minute, or a tenth of the run if sooner.")
 @click.option("--seed", type=SEED, default=0, help="Random seed.")
-@click.option("--threads", type=click.IntRange(1, 256), default=1, help="Worker threads (sampling solvers).")
+@click.option("--threads", type=click.IntRange(1, 256), default=1, help="Worker threads (sampling solvers; with --ray: per worker).")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS|local]",
               help="Train on a Ray cluster (mccfr, mccfr-p): the head's ADDRESS, or local (docs/distributed.md).")
 @click.option("--workers", type=click.IntRange(1, 4096), default=None, help="Ray worker processes (with --ray; default 2).")
@@ -268,7 +268,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     checkpoint_minutes = _checkpoint_minutes(checkpoint)
     if (resume or force) and out is None:
         raise InputError(f"{'--resume' if resume else '--force'} needs --out PATH (the store to {'continue' if resume else 'replace'})")
-    _check_ray(ray_address, workers, threads)
+    _check_ray(ray_address, workers)
     if resume and force:
         raise InputError("--resume continues the store at --out and --force replaces it; give one")
     if resume:
@@ -335,14 +335,12 @@ def _plugin_dirs(ctx: click.Context) -> tuple[str, ...]:
     return tuple(str(Path(p).resolve()) for p in ctx.find_root().params.get("plugins_dir") or ())
 
 
-def _check_ray(address: str | None, workers: int | None, threads: int = 1) -> None:
+def _check_ray(address: str | None, workers: int | None) -> None:
     """``--ray`` and ``--workers`` together, and Ray installed, before any work starts."""
     if address is None:
         if workers is not None:
             raise InputError("--workers needs --ray [ADDRESS|local] (threads on this machine: --threads)")
         return
-    if threads != 1:
-        raise InputError("--threads is for one machine; on a Ray cluster give --workers")
     from gamesolve.ray_cluster import require_ray
 
     try:

@@ -57,6 +57,17 @@ def connect(address: str, cpus: int | None = None) -> Any:
     return ray
 
 
+def worker_game(name: str, params: dict[str, str], plugins_dirs: tuple[str, ...] = ()):
+    """The plugin host and the game ``name`` with ``params`` (strings, ``players`` among
+    them), rebuilt in a worker from the plugins installed where it runs."""
+    from gamesolve.plugins import make_plugin_manager
+
+    host = make_plugin_manager(plugins_dirs=plugins_dirs, warn=False)
+    params = dict(params)
+    players = params.pop("players", None)
+    return host, host.games.get(name).create(None if players is None else int(players), **params)
+
+
 def is_worker_loss(exc: BaseException) -> bool:
     """Whether ``exc`` says a Ray worker (or its machine) was lost, rather than a bug."""
     ray = require_ray()

@@ -27,12 +27,9 @@ class TableSpec:
 def build_table(spec: TableSpec):
     """The match table of ``spec``, with its agents built as the command builds them."""
     from gamesolve.evaluate.match import _Table, make_agents
-    from gamesolve.plugins import make_plugin_manager
+    from gamesolve.ray_cluster import worker_game
 
-    host = make_plugin_manager(plugins_dirs=spec.plugins_dirs, warn=False)
-    params = dict(spec.params)
-    players = params.pop("players", None)
-    game = host.games.get(spec.game).create(None if players is None else int(players), **params)
+    host, game = worker_game(spec.game, spec.params, spec.plugins_dirs)
     agents, names = make_agents(host.agents, game, spec.agents, spec.seed, plugins=host.pm)
     estimators = None
     if spec.aivat:

@@ -27,6 +27,7 @@ Design (docs/distributed.md):
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -51,17 +52,15 @@ class WorkerSpec:
     plugins_dirs: tuple[str, ...]
     config: dict[str, Any]
     seed: int
+    threads: int = 1  # threads of each worker, sharing its replica (one worker per machine uses them all)
 
 
 def build_form(spec: WorkerSpec):
     """The run's game and factored form, built from the plugins installed where this runs."""
     from gamesolve.game.compile import factored_form
-    from gamesolve.plugins import make_plugin_manager
+    from gamesolve.ray_cluster import worker_game
 
-    host = make_plugin_manager(plugins_dirs=spec.plugins_dirs, warn=False)
-    params = dict(spec.params)
-    players = params.pop("players", None)
-    game = host.games.get(spec.game).create(None if players is None else int(players), **params)
+    host, game = worker_game(spec.game, spec.params, spec.plugins_dirs)
     return factored_form(game, host.pm, None, {"preset": spec.preset} if spec.preset else {})
 
 
@@ -82,11 +81,11 @@ class MCCFRWorker:
     def ready(self) -> dict[str, Any]:
         return {"pid": os.getpid(), "host": os.uname().nodename}
 
-    def _trainer(self) -> MCCFRTrainer:
+    def _trainer(self, threads: int = 1) -> MCCFRTrainer:
         # Room for every row plus what partly used reservoirs leave behind (np.zeros: pages
         # cost memory only once written).
         total = int(self.form.row_sizes().sum())
-        return MCCFRTrainer(self.form, self.config, threads=1, seed=self.spec.seed, capacity=total + total // 16 + (1 << 20))
+        return MCCFRTrainer(self.form, self.config, threads=threads, seed=self.spec.seed, capacity=total + total // 16 + (1 << 20))
 
     def reset(self, index: int, count: int, iteration: int, path: str | None = None) -> None:
         """Become shard ``index`` of ``count`` with empty tables, or with the tables of the
@@ -94,10 +93,12 @@ class MCCFRWorker:
         the shard its own)."""
         self.index, self.count = int(index), int(count)
         self.replica = self.shard = None  # free the old tables first
-        self.replica, self.shard = self._trainer(), self._trainer()
+        t = self.spec.threads
+        self.replica, self.shard = self._trainer(t), self._trainer()
         self.replica.tables = self.replica.tables._replace(touched=np.zeros(self.form.num_nodes, dtype=np.uint8))
-        # Worker i's stream is thread i's of one process (from the same iteration on).
-        self.replica.tables.rng[:] = mix(self.spec.seed * 1_000_003 + int(iteration) + self.index + 1)
+        # Worker i's thread j runs the stream of thread i * threads + j of one process.
+        base = self.spec.seed * 1_000_003 + int(iteration) + self.index * t + 1
+        self.replica.tables.rng[:] = [mix(base + j) for j in range(t)]
         for arrays, part, total in read_parts(path) if path is not None else ():
             load_parts(self.replica, [(arrays, part, total)])
             load_parts(self.shard, [(arrays, part, total)], keep=lambda owners: owners % self.count == self.index)
@@ -216,7 +217,7 @@ class RayTrainer(ScheduledRun):
     """The head of a distributed run: schedules, rounds, checkpoints and recovery, with the
     single-process driver's loop (:class:`ScheduledRun`)."""
 
-    batch_seconds = 1.0  # rounds of about a second: the exchange between rounds costs ~10 ms
+    batch_seconds = 3.0  # rounds of about 3 s: the exchange between rounds (take, merge, apply) costs ~0.1-0.3 s on NLTH tiny
 
     def __init__(self, form, config: MCCFRConfig, spec: WorkerSpec, workers: int, *, address: str = "local",
                  out: Path | None = None, resume: bool = False, note=lambda message: None):  # fmt: skip
@@ -240,11 +241,11 @@ class RayTrainer(ScheduledRun):
         self._final: MCCFRTrainer | None = None
         self.sequences = 0
         self.replaced = 0  # workers lost and replaced (or whose share went to the others)
-        self.ray = connect(address, cpus=workers)
-        self._actor = self.ray.remote(num_cpus=1, max_restarts=0)(MCCFRWorker)
+        self.ray = connect(address, cpus=workers * spec.threads)
+        self._actor = self.ray.remote(num_cpus=spec.threads, max_restarts=0)(MCCFRWorker)
         self.workers = self._start(workers)
         if len(self.workers) < workers:
-            raise MemoryError(f"the Ray cluster could place {len(self.workers)} of {workers} workers (one CPU each); "
+            raise MemoryError(f"the Ray cluster could place {len(self.workers)} of {workers} workers ({spec.threads} CPU each); "
                               "start more nodes or ask for fewer --workers")  # fmt: skip
         self._load(resume)
 

@@ -172,9 +172,9 @@ def _ray_trainer(request: SolveRequest, tree, config: MCCFRConfig, seed: int, pr
 
     spec = WorkerSpec(
         game=request.game.name, params={k: str(v) for k, v in request.game.params.items()}, preset=request.preset,
-        plugins_dirs=tuple(request.plugins_dirs), config=config.as_dict(), seed=seed,
+        plugins_dirs=tuple(request.plugins_dirs), config=config.as_dict(), seed=seed, threads=request.threads,
     )  # fmt: skip
-    progress.note(f"starting {request.workers} Ray workers ({request.ray})")
+    progress.note(f"starting {request.workers} Ray workers of {request.threads} thread(s) ({request.ray})")
     return RayTrainer(tree, config, spec, request.workers, address=request.ray, out=request.out, resume=resume, note=progress.note)
 
 

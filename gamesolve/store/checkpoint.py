@@ -5,6 +5,7 @@ Layout (format ``gamesolve.mccfr/1``)::
     PATH/                      root group: format, game, params, algo, config, seed, code version
     PATH/manifest.json         digests of the root metadata (every unit below has its own)
     PATH/checkpoint-000007/    one complete generation: tables, RNG states, counters (sealed)
+    PATH/checkpoint-000007/part-003/   ... of a run on Ray: each shard's tables, sealed by it
     PATH/LATEST                the newest complete generation and its manifest's SHA-256
     PATH/snapshots/snapshot-00003/   strategy snapshots, one sealed group each
     PATH/policy/               the final strategy as a policy store (explicit-tree games)

@@ -108,6 +108,7 @@ def test_two_workers_train_leduc_as_well_as_one_process_at_equal_iterations(clus
     assert not check_store(tmp_path / "run", deep=True)[1]
 
 
+@pytest.mark.slow  # 35 s; the same relayout in one process: tests/core/test_shards.py
 def test_a_run_continues_with_another_number_of_workers_and_without_the_cluster_refused(cluster, tmp_path):
     out = tmp_path / "run"
     cluster.run([*leduc(4000, out), "--ray", cluster.address, "--workers", "2"])
@@ -120,7 +121,7 @@ def test_a_run_continues_with_another_number_of_workers_and_without_the_cluster_
 
 def test_a_worker_killed_with_kill_9_is_replaced_and_the_run_finishes(cluster, tmp_path):
     out = tmp_path / "run"
-    proc = cluster.popen([*leduc(30000, out), "--checkpoint", "1s", "--ray", cluster.address, "--workers", "2", "--json"],
+    proc = cluster.popen([*leduc(20000, out), "--checkpoint", "1s", "--ray", cluster.address, "--workers", "2", "--json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     deadline = time.time() + 180
     while len(cluster.workers()) < 2 and proc.poll() is None and time.time() < deadline:
@@ -132,20 +133,70 @@ def test_a_worker_killed_with_kill_9_is_replaced_and_the_run_finishes(cluster, t
     out_text, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err[-3000:]
     result = json.loads(out_text.strip().splitlines()[-1])
-    assert result["iterations"] == 30000
+    assert result["iterations"] == 20000
     assert result["ray_workers_replaced"] >= 1
     assert not check_store(out, deep=True)[1]
 
 
 def test_the_tiny_blueprint_trains_on_the_cluster_and_plays_a_match_there_as_in_one_process(cluster, tmp_path):
     out = tmp_path / "tiny"
-    trained = cluster.run(["solve", "--game", "nlth", "--iterations", "20000", "--out", str(out), "--ray", cluster.address,
+    trained = cluster.run(["solve", "--game", "nlth", "--minutes", "0.1", "--out", str(out), "--ray", cluster.address,
                            "--workers", "2"], timeout=600)  # fmt: skip
-    assert trained["iterations"] == 20000 and trained["allocated_infoset_actions"] > 0
+    assert trained["iterations"] > 1000 and trained["allocated_infoset_actions"] > 0 and trained["ray_workers"] == 2
     agents = f"blueprint:store={out},tag,call,random,tag,call"
-    match = ["match", "--game", "nlth", "--agents", agents, "--hands", "60", "--seed", "4"]
+    match = ["match", "--game", "nlth", "--agents", agents, "--hands", "30", "--seed", "4"]
     on_cluster = cluster.run([*match, "--ray", cluster.address])
     here = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *match, "--json"], capture_output=True,
                                      text=True, check=True).stdout.splitlines()[-1])  # fmt: skip
     assert [a["total"] for a in on_cluster["agents"]] == [a["total"] for a in here["agents"]]
-    assert on_cluster["hands"] == here["hands"] >= 60
+    assert on_cluster["hands"] == here["hands"] >= 30
+
+
+ABSTRACTION_CHECK = """
+import json, numpy as np
+from gamesolve_nlth.abstraction import card_abstraction as ca
+turn_table = (np.arange(13_960_050) * 7919 % 8).astype(np.uint8)  # arbitrary tables: the same on both sides
+turn_equity = (np.arange(13_960_050) * 104729 % 1000 / 1000).astype(np.float32)
+values = (np.arange(123_156_254) * 7907 % 1981).astype(np.int16)
+value_bucket = (np.arange(1981) * 8 // 1981).astype(np.int64)
+gaps = np.full(7, 1 / 8)
+cdf = np.sort(np.random.default_rng(7).random((5, 7)), axis=1).astype(np.float32)
+chunks = [(0, 1500), (700_000, 701_500), (1_285_000, 1_286_792)]
+out = {}
+for where in (None, %r):
+    cluster = ca.Cluster(where, 2)
+    flop = list(cluster.map(ca.flop_features, chunks, turn_table=turn_table, turn_equity=turn_equity, turn_buckets=8))
+    turn = list(cluster.map(ca.turn_assignment, chunks, values=values, value_bucket=value_bucket, gaps=gaps, cdf=cdf))
+    out[str(where)] = [[a.tolist() for a in part[:3]] + [float(part[3].sum())] for part in flop] + [[t[0].tolist(), float(t[1].sum()), t[2]] for t in turn]
+print(json.dumps(out["None"] == out[%r]))
+"""
+
+
+@pytest.mark.slow  # a minute or two: 420 MB of tables sent to the cluster
+def test_card_abstraction_chunks_computed_on_the_cluster_equal_those_computed_here(cluster):
+    code = ABSTRACTION_CHECK % (cluster.address, cluster.address)
+    cmd = ["nsenter", f"--net=/proc/{cluster.holder.pid}/ns/net", "--", sys.executable, "-c", code]
+    proc = subprocess.run(cmd, env=environment(), cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip().splitlines()[-1] == "true"
+
+
+WITHOUT_RAY = "import sys; sys.modules['ray'] = None; from gamesolve.cli import cli; sys.argv[0] = 'gamesolve'; cli()"
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "10", "--ray"],
+    ["match", "--game", "kuhn", "--agents", "random,random", "--hands", "10", "--ray", "127.0.0.1:6379"],
+    ["abstraction", "build", "--preset", "tiny", "--ray"],
+])  # fmt: skip
+def test_ray_options_without_ray_installed_are_one_line_and_exit_2(args):
+    proc = subprocess.run([sys.executable, "-c", WITHOUT_RAY, *args], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == ["Error: --ray needs Ray, which is not installed: pip install 'gamesolve[ray]'"]
+
+
+def test_workers_without_ray_is_refused_in_one_line():
+    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "leduc", "--algo", "mccfr-p",
+                           "--iterations", "10", "--workers", "2"], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.strip().splitlines() == [
+        "Error: --workers needs --ray [ADDRESS|local] (threads on this machine: --threads)"]
