@@ -250,18 +250,25 @@ class RayTrainer(ScheduledRun):
         self._load(resume)
 
     # -- the cluster -----------------------------------------------------------------------
-    def _start(self, count: int, timeout: float = READY_SECONDS) -> list:
-        """``count`` new workers spread over the cluster's machines; those ready in time."""
-        actors = [self._actor.options(scheduling_strategy="SPREAD").remote(self.spec) for _ in range(count)]
-        ready = []
-        for actor in actors:
-            try:
-                info = self.ray.get(actor.ready.remote(), timeout=timeout)
-                self.note(f"worker {len(ready)} ready: process {info['pid']} on {info['host']}")
-                ready.append(actor)
-            except Exception as exc:  # noqa: BLE001 - could not be placed or died starting: not used
-                self.note(f"a worker could not start: {' '.join(str(exc).split())[:300]}")
-                self.ray.kill(actor, no_restart=True)
+    def _start(self, count: int, timeout: float = READY_SECONDS, attempts: int = 3) -> list:
+        """``count`` new workers spread over the cluster's machines; those ready in time. A
+        worker that dies while starting is started again (``attempts`` in all); one the
+        cluster cannot place within ``timeout`` is not."""
+        ready: list = []
+        for _ in range(attempts):
+            actors = [self._actor.options(scheduling_strategy="SPREAD").remote(self.spec) for _ in range(count - len(ready))]
+            placed = True
+            for actor in actors:
+                try:
+                    info = self.ray.get(actor.ready.remote(), timeout=timeout)
+                    self.note(f"worker {len(ready)} ready: process {info['pid']} on {info['host']}")
+                    ready.append(actor)
+                except Exception as exc:  # noqa: BLE001 - not placed in time, or died starting
+                    self.note(f"a worker could not start: {' '.join(str(exc).split())[:300]}")
+                    self.ray.kill(actor, no_restart=True)
+                    placed = placed and not isinstance(exc, self.ray.exceptions.GetTimeoutError)
+            if len(ready) == count or not placed:
+                break
         return ready
 
     def _load(self, from_store: bool) -> None:
@@ -437,8 +444,10 @@ class RayTrainer(ScheduledRun):
 
     def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:
         """For exact evaluation while training (small games): from the gathered tables."""
-        trainer = self._guarded(lambda: (self._flush(), self._gather())[1])
-        return (trainer or self._final).explicit_policy(explicit_tree, which)
+        while True:  # a worker lost meanwhile: again, from the checkpoint the run goes on from
+            trainer = self._guarded(lambda: (self._flush(), self._gather())[1])
+            if trainer is not None:
+                return trainer.explicit_policy(explicit_tree, which)
 
     def close(self) -> None:
         for w in self.workers:
