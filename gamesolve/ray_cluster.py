@@ -72,9 +72,8 @@ def is_worker_loss(exc: BaseException) -> bool:
     """Whether ``exc`` says a Ray worker (or its machine) was lost, rather than a bug."""
     ray = require_ray()
     lost = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError, ray.exceptions.ObjectLostError,
-            ray.exceptions.NodeDiedError if hasattr(ray.exceptions, "NodeDiedError") else ray.exceptions.RayActorError,
             ray.exceptions.GetTimeoutError)  # fmt: skip
-    return isinstance(exc, lost)
+    return isinstance(exc, lost) or type(exc).__name__ == "NodeDiedError"
 
 
 def map_chunks(fn, chunks, shared: dict[str, Any], address: str | None = None, workers: int = 2):

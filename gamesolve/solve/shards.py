@@ -41,10 +41,6 @@ class Rows:
     phi_index: np.ndarray = attrs.field(factory=lambda: np.zeros(0, dtype=np.int64))
     phi: np.ndarray = attrs.field(factory=lambda: np.zeros(0, dtype=np.float32))
 
-    @property
-    def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.owners, self.regrets, self.avg, self.phi_index, self.phi))
-
 
 def owners_of(trainer: MCCFRTrainer) -> np.ndarray:
     """The owner nodes that have rows in ``trainer``'s arena (sorted)."""
