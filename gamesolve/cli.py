@@ -247,14 +247,17 @@ class AlgoOption(click.Option):
               help="Checkpoint interval of a sampling solver: 30s, 10min, 1h or off (default 10min); the first "
                    "checkpoint comes within a minute, or a tenth of the run if sooner.")
 @click.option("--seed", type=SEED, default=0, help="Random seed.")
-@click.option("--threads", type=click.IntRange(1, 256), default=1, help="Worker threads (sampling solvers).")
+@click.option("--threads", type=click.IntRange(1, 256), default=1, help="Worker threads (sampling solvers; with --ray: per worker).")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS|local]",
+              help="Train on a Ray cluster (mccfr, mccfr-p): the head's ADDRESS, or local (docs/distributed.md).")
+@click.option("--workers", type=click.IntRange(1, 4096), default=None, help="Ray worker processes (with --ray; default 2).")
 @click.option("--preset", default=None, help="Abstraction preset, for games that need one (nlth: tiny, small, pluribus).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Solver option (repeatable), e.g. -o prune_threshold=200min (docs/solvers.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
 def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force, resume, checkpoint, seed, threads,
-          preset, options, as_json):  # fmt: skip
+          ray_address, workers, preset, options, as_json):  # fmt: skip
     """Compute a strategy for a game and report how close to equilibrium it is.
 
     Tabular solvers (cfr, cfr+, lcfr, dcfr) run --iterations over the whole game tree.
@@ -278,6 +281,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     checkpoint_minutes = _checkpoint_minutes(checkpoint)
     if (resume or force) and out is None:
         raise InputError(f"{'--resume' if resume else '--force'} needs --out PATH (the store to {'continue' if resume else 'replace'})")
+    _check_ray(ray_address, workers)
     if resume and force:
         raise InputError("--resume continues the store at --out and --force replaces it; give one")
     if resume:
@@ -308,6 +312,8 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
         raise InputError(f"{algo} keeps no checkpoints; --checkpoint is for resumable solvers (mccfr, mccfr-p)")
     if minutes is not None and not solver.resumable:
         raise InputError(f"{algo} runs --iterations; --minutes bounds the sampling solvers (mccfr, mccfr-p) only")
+    if ray_address is not None and solver.store_format != ckpt.FORMAT:
+        raise InputError(f"--ray trains mccfr and mccfr-p; {algo} runs in one process")
     lock = None
     if out is not None:
         holds = ckpt.holds_results if solver.store_format == ckpt.FORMAT else None
@@ -318,6 +324,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
         game_spec=spec, game=game, algo=algo, iterations=iterations, minutes=minutes, seed=seed,
         out=out, threads=threads, resume=resume, options=options, preset=preset, pm=host.pm,
         force=force, checkpoint_minutes=checkpoint_minutes, evaluate=exact_evaluator,
+        ray=ray_address, workers=workers or 2, plugins_dirs=_plugin_dirs(ctx),
     )  # fmt: skip
     try:
         with BarProgress(quiet=as_json) as progress:
@@ -334,6 +341,25 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
         if lock is not None:
             release_store(lock)
     emit(result, as_json, summary_lines(result))
+
+
+def _plugin_dirs(ctx: click.Context) -> tuple[str, ...]:
+    """The --plugins-dir folders, absolute (for workers on a cluster to load too)."""
+    return tuple(str(Path(p).resolve()) for p in ctx.find_root().params.get("plugins_dir") or ())
+
+
+def _check_ray(address: str | None, workers: int | None) -> None:
+    """``--ray`` and ``--workers`` together, and Ray installed, before any work starts."""
+    if address is None:
+        if workers is not None:
+            raise InputError("--workers needs --ray [ADDRESS|local] (threads on this machine: --threads)")
+        return
+    from gamesolve.ray_cluster import require_ray
+
+    try:
+        require_ray()
+    except UserError as exc:
+        raise InputError(str(exc)) from None
 
 
 def _checkpoint_minutes(raw: str | None) -> float | None:
@@ -552,11 +578,14 @@ def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, 
 @click.option("--hh", "hh_path", type=click.Path(path_type=Path), default=None,
               help="Write hand histories here (NLTH: PHH; PATH.phhs = one file, else a folder of hand-NNNNNN.phh).")
 @click.option("--force", is_flag=True, help="Replace existing hand histories at --hh.")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, help="Processes to play the deals in (same result as 1).")
+@click.option("--workers", type=click.IntRange(1, 4096), default=None,
+              help="Processes to play the deals in (same result as 1); default 1, or 2 with --ray.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS|local]",
+              help="Play the deals on a Ray cluster's workers (docs/distributed.md); the same result.")
 @click.option("--aivat", is_flag=True, help="Also report AIVAT-corrected win rates of agents that expose their strategy (docs/evaluation.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, force, workers, aivat, as_json):
+def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, force, workers, ray_address, aivat, as_json):
     """Play agents against each other with duplicate dealing and report win rates (mbb/game for poker)."""
     from gamesolve.evaluate.aivat import AivatError
     from gamesolve.evaluate.match import MatchError, make_agents, play_match
@@ -564,6 +593,11 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, for
     from gamesolve.store.outputs import check_output_file
 
     host = host_from(ctx)
+    if ray_address is not None:
+        _check_ray(ray_address, None)
+    elif workers is not None and workers > 64:
+        raise InputError("--workers above 64 needs --ray (a cluster's workers)")
+    workers = workers or (2 if ray_address is not None else 1)
     texts = [t.strip() for t in agent_list.split(",")]
     if not all(texts):
         raise InputError(f"--agents expects a comma-separated list of agent names, got {agent_list!r}")
@@ -582,9 +616,15 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, for
         raise InputError("--force replaces hand histories; it needs --hh PATH")
     try:
         agents, names = make_agents(host.agents, game, texts, seed, plugins=host.pm)
+        spec = None
+        if ray_address is not None:
+            from gamesolve.evaluate.match_ray import TableSpec
+
+            spec = TableSpec(game.name, {k: str(v) for k, v in game.params.items()}, tuple(texts), seed,
+                             keep_hands=hh_path is not None, aivat=aivat, plugins_dirs=_plugin_dirs(ctx))  # fmt: skip
         with BarProgress(quiet=as_json) as progress:
-            result = play_match(game, agents, hands, seed=seed, names=names, progress=progress,
-                                keep_hands=hh_path is not None, workers=workers, aivat=aivat, plugins=host.pm)
+            result = play_match(game, agents, hands, seed=seed, names=names, progress=progress, keep_hands=hh_path is not None,
+                                workers=workers, aivat=aivat, plugins=host.pm, ray=ray_address, spec=spec)  # fmt: skip
     except (RegistryError, MatchError, UserError, AivatError) as exc:
         raise InputError(one_line(exc)) from None
     report = result.as_dict()

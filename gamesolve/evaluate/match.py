@@ -245,6 +245,8 @@ def play_match(
     workers: int = 1,
     aivat: bool = False,
     plugins=None,
+    ray: str | None = None,
+    spec=None,
 ) -> MatchResult:
     """Play at least ``hands`` hands (whole duplicate deals) between ``agents``, one per seat.
 
@@ -255,6 +257,9 @@ def play_match(
     :param workers: processes to play the deals in (forked copies of the agents). The result
         equals the single-process one when every agent reseeds per hand (see
         :class:`gamesolve.agents.Agent`).
+    :param ray: play on the Ray cluster at this address (or ``local``) with ``workers``
+        workers, each rebuilding the table from ``spec``
+        (:class:`gamesolve.evaluate.match_ray.TableSpec`); the same result again.
     :param aivat: also report AIVAT-corrected win rates for the agents that expose their
         strategy (:mod:`gamesolve.evaluate.aivat`); ``plugins`` (the plugin manager) lets a
         game's plugin supply a faster estimator.
@@ -280,7 +285,11 @@ def play_match(
         if not any(estimators):
             raise MatchError("--aivat: no agent of this match exposes its strategy (policy, search, blueprint agents do)")
     table = _Table(game, list(agents), names, seed, keep_hands, estimators)
-    if workers == 1:
+    if ray is not None:
+        from gamesolve.evaluate.match_ray import play_on_ray
+
+        played = play_on_ray(spec, n_deals, int(workers), ray, progress)
+    elif workers == 1:
         played = []
         for deal in range(n_deals):
             played.append(table.play_deals(deal, deal + 1))

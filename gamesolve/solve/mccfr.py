@@ -169,7 +169,81 @@ class Counters:
     saturated_regrets: int = 0  # regret updates clipped at int32's top
 
 
-class MCCFRTrainer:
+class ScheduledRun:
+    """Algorithm 1's outer loop: batches of iterations with the schedules fired between them
+    (discount, UPDATE-STRATEGY, snapshots), whatever runs the iterations: one process's
+    threads (:class:`MCCFRTrainer`) or a cluster's workers
+    (:class:`gamesolve.solve.distributed.RayTrainer`).
+
+    A subclass has ``config``, ``counters`` and ``_batch`` and provides ``_run_batch(n)``,
+    ``update_strategy()``, ``discount(d)``, ``take_snapshot()`` and ``_sync_counters()``."""
+
+    batch_seconds = 0.2  # the length of a batch it aims at (progress, time limits, schedules stay sharp)
+
+    def _events(self) -> None:
+        """Fire the schedules due at the current iteration and time (Algorithm 1)."""
+        c = self.config
+        clock = c.clock
+        k = self.counters
+        minutes = k.elapsed / 60
+        if c.average == "pluribus" and c.strategy_interval.minutes is not None:
+            due = clock.strategy_updates_due(k.iteration, minutes)
+            if due > k.strategy_updates:
+                k.strategy_updates = due
+                self.update_strategy()
+        while True:
+            due = clock.discount_due(k.discounts + 1, k.iteration, minutes)
+            if not due:
+                break
+            k.discounts += 1
+            self.discount(k.discounts / (k.discounts + 1.0))  # (t / I) / (t / I + 1), line 20
+        if c.average == "pluribus" and clock.snapshot_due(k.snapshots, k.iteration, minutes):
+            self.take_snapshot()
+
+    def _next_stop(self, target: int | None) -> int:
+        k = self.counters
+        stop = k.iteration + self._batch
+        if target is not None:
+            stop = min(stop, target)
+        c = self.config
+        clock = attrs.evolve(c.clock, snapshot_start=c.snapshot_start if c.average == "pluribus" else Schedule())
+        event = clock.next_stop(k.iteration, k.discounts, k.snapshots)
+        if event is not None:
+            stop = min(stop, event)
+        return max(stop, k.iteration + 1)
+
+    def run(
+        self,
+        iterations: int | None = None,
+        minutes: float | None = None,
+        on_batch: Callable[[int, float], None] | None = None,
+    ) -> None:
+        """Train for ``iterations`` more iterations or ``minutes`` of wall time (or both:
+        whichever comes first). ``on_batch(iterations_done, seconds)`` after each batch."""
+        if iterations is None and minutes is None:
+            raise ValueError("MCCFR needs --iterations or --minutes")
+        target = None if iterations is None else self.counters.iteration + int(iterations)
+        deadline = None if minutes is None else time.perf_counter() + minutes * 60
+        while True:
+            if target is not None and self.counters.iteration >= target:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            n = self._next_stop(target) - self.counters.iteration
+            t0 = time.perf_counter()
+            n = self._run_batch(n)
+            dt = time.perf_counter() - t0
+            self.counters.iteration += n
+            self.counters.elapsed += dt
+            self._events()
+            if dt > 0 and n == self._batch:
+                self._batch = int(min(max(self._batch * min(4.0, self.batch_seconds / dt), 100), 5_000_000))
+            self._sync_counters()
+            if on_batch is not None:
+                on_batch(n, dt)
+
+
+class MCCFRTrainer(ScheduledRun):
     """Tables and schedules of one MCCFR run on a game in factored form."""
 
     def __init__(self, form: FactoredGame, config: MCCFRConfig, *, threads: int = 1, seed: int = 0,
@@ -185,7 +259,7 @@ class MCCFRTrainer:
         self._terminals = form.terminal_arrays()
         self._rollout = form.rollout if form.rollout is not None else no_rollout(form)
         self._frozen = frozen_arrays(form.num_nodes, frozen or {})
-        sizes = form.row_sizes()
+        sizes = self.sizes = form.row_sizes()  # table entries of each owner node
         first_round = (sizes > 0) & (form.node_round == 0)
         self.round0_size = int(sizes[first_round].sum())
         total = int(sizes.sum())
@@ -214,6 +288,7 @@ class MCCFRTrainer:
             visited=np.zeros(t, dtype=np.int64),
             dropped=np.zeros(t, dtype=np.int64),
             saturated=np.zeros(t, dtype=np.int64),
+            touched=np.zeros(0, dtype=np.uint8),
         )
         self.snap_sum = np.zeros(self.capacity, dtype=np.float32)
         self.used = self.round0_size
@@ -280,9 +355,12 @@ class MCCFRTrainer:
             refill_below=np.int64(0 if self.full else REFILL_BELOW),
         )  # fmt: skip
 
-    def _run_batch(self, n: int) -> None:
+    def _run_batch(self, n: int, prune_active: bool | None = None) -> int:
+        """Iterations ``counters.iteration + 1 .. + n`` (the counters are the caller's to
+        advance); ``prune_active``: whether they prune (default: as the schedule says)."""
         k = self.counters
-        prune_active = self.config.prune and self.config.clock.prune_active(k.iteration + 1, k.elapsed / 60)
+        if prune_active is None:
+            prune_active = self.config.prune and self.config.clock.prune_active(k.iteration + 1, k.elapsed / 60)
         left = np.full(self.threads, n // self.threads, dtype=np.int64)
         left[: n % self.threads] += 1
         done = np.zeros(self.threads, dtype=np.int64)
@@ -305,27 +383,15 @@ class MCCFRTrainer:
                 numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
                 K.run_threads(self.threads, left, done, t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg, self._frozen, self._rollout)
             left -= done
+        return n
 
-    def _events(self) -> None:
-        """Fire the schedules due at the current iteration and time (Algorithm 1)."""
-        c = self.config
-        clock = c.clock
-        k = self.counters
-        minutes = k.elapsed / 60
-        if c.average == "pluribus" and c.strategy_interval.minutes is not None:
-            due = clock.strategy_updates_due(k.iteration, minutes)
-            if due > k.strategy_updates:
-                k.strategy_updates = due
-                self.update_strategy()
-        while True:
-            due = clock.discount_due(k.discounts + 1, k.iteration, minutes)
-            if not due:
-                break
-            k.discounts += 1
-            d = k.discounts / (k.discounts + 1.0)  # (t / I) / (t / I + 1), line 20
-            K.discount(self.regrets, self.used, self.phi, self.avg, d)
-        if c.average == "pluribus" and clock.snapshot_due(k.snapshots, k.iteration, minutes):
-            self.take_snapshot()
+    def allocated(self) -> np.ndarray:
+        """Which nodes have rows (bool per node)."""
+        return self.node_offset >= 0
+
+    def discount(self, d: float) -> None:
+        """Linear CFR discount: regrets and averages times ``d`` (Algorithm 1, lines 20-25)."""
+        K.discount(self.regrets, self.used, self.phi, self.avg, d)
 
     def update_strategy(self) -> None:
         """UPDATE-STRATEGY for every player, each on a fresh deal (a stream of its own)."""
@@ -355,59 +421,6 @@ class MCCFRTrainer:
         for k in range(self.counters.snapshots):
             self.snapshot_sink.add_to(k, total)
         return total
-
-    def _next_stop(self, target: int | None) -> int:
-        k = self.counters
-        stop = k.iteration + self._batch
-        if target is not None:
-            stop = min(stop, target)
-        c = self.config
-        clock = attrs.evolve(c.clock, snapshot_start=c.snapshot_start if c.average == "pluribus" else Schedule())
-        event = clock.next_stop(k.iteration, k.discounts, k.snapshots)
-        if event is not None:
-            stop = min(stop, event)
-        return max(stop, k.iteration + 1)
-
-    def run(
-        self,
-        iterations: int | None = None,
-        minutes: float | None = None,
-        on_batch: Callable[[int, float], None] | None = None,
-        on_checkpoint: Callable[[], None] | None = None,
-        checkpoint_minutes: float | None = None,
-    ) -> None:
-        """Train for ``iterations`` more iterations or ``minutes`` of wall time (or both:
-        whichever comes first). ``on_batch(iterations_done, seconds)`` after each batch;
-        ``on_checkpoint()`` every ``checkpoint_minutes``."""
-        if iterations is None and minutes is None:
-            raise ValueError("MCCFR needs --iterations or --minutes")
-        target = None if iterations is None else self.counters.iteration + int(iterations)
-        started = time.perf_counter()
-        deadline = None if minutes is None else started + minutes * 60
-        last_checkpoint = started
-        while True:
-            now = time.perf_counter()
-            if target is not None and self.counters.iteration >= target:
-                break
-            if deadline is not None and now >= deadline:
-                break
-            stop = self._next_stop(target)
-            n = stop - self.counters.iteration
-            t0 = time.perf_counter()
-            self._run_batch(n)
-            dt = time.perf_counter() - t0
-            self.counters.iteration += n
-            self.counters.elapsed += dt
-            self._events()
-            # Aim at batches of about 0.2 s so progress, time limits and schedules stay sharp.
-            if dt > 0 and n == self._batch:
-                self._batch = int(min(max(self._batch * min(4.0, 0.2 / dt), 100), 5_000_000))
-            self._sync_counters()
-            if on_batch is not None:
-                on_batch(n, dt)
-            if on_checkpoint and checkpoint_minutes and time.perf_counter() - last_checkpoint >= checkpoint_minutes * 60:
-                on_checkpoint()
-                last_checkpoint = time.perf_counter()
 
     def _sync_counters(self) -> None:
         tb = self.tables

@@ -45,10 +45,12 @@ INT32_MAX = 2147483647
 DealArrays = namedtuple("DealArrays", "private public strength index cont cont_strength")
 """A batch of deals (:class:`~gamesolve.game.deals.DealBatch`'s arrays), one per iteration."""
 
-Tables = namedtuple("Tables", "node_offset regrets avg phi res_next res_end rng visited dropped saturated")
+Tables = namedtuple("Tables", "node_offset regrets avg phi res_next res_end rng visited dropped saturated touched")
 """The run's tables and per-thread state: row offsets, int32 regrets, sampled averages
 (float64, empty unless ``average=sampled``), the round-0 average ``phi``, reservoirs, random
-states, and counters (nodes visited, row allocations dropped, regrets saturated at int32's top)."""
+states, counters (nodes visited, row allocations dropped, regrets saturated at int32's top),
+and ``touched`` (uint8 per node, or empty: not kept): set to 1 at the row owner of every
+regret or average written, so a distributed worker sends only the rows it changed."""
 
 Scratch = namedtuple("Scratch", "st_node st_k st_row st_val st_sig st_expl us_stack us_sig")
 """Per-thread traversal stacks: the traverser's frames and UPDATE-STRATEGY's node stack."""
@@ -165,6 +167,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     frozen_slot, frozen_private, frozen_start, frozen_probs = frozen.node_slot, frozen.private, frozen.start, frozen.probs
     regrets, avg, dropped, saturated = tables.regrets, tables.avg, tables.dropped, tables.saturated
     node_offset = tables.node_offset
+    touched = tables.touched
+    mark = touched.shape[0] > 0
     res_next, res_end = tables.res_next, tables.res_end
     scale, regret_floor, prune_threshold = cfg.scale, cfg.regret_floor, cfg.prune_threshold
     state = tables.rng[thread]
@@ -225,6 +229,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                                 v += st_sig[thread, top, a] * st_val[thread, top, a]
                         row = st_row[thread, top]
                         if row >= 0:
+                            if mark:
+                                touched[row_owner[nd]] = 1
                             for a in range(n_act):
                                 if st_expl[thread, top, a]:
                                     r = regrets[row + a] + np.int64(math.floor((st_val[thread, top, a] - v) * scale + 0.5))
@@ -308,6 +314,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     if cfg.accumulate_avg and row >= 0:
                         # "Sampled" averaging (open-spiel's SIMPLE): the opponent's policy is
                         # added where sampling reaches it, so in expectation by its reach.
+                        if mark:
+                            touched[owner] = 1
                         for a in range(n_act):
                             if total > 0.0:
                                 r = regrets[row + a]

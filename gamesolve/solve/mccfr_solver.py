@@ -15,6 +15,7 @@ from typing import Any
 from gamesolve.game.compile import compiled_tree, factored_form
 from gamesolve.game.explicit_tree import CompileError
 from gamesolve.game.factored import FormError
+from gamesolve.solve.distributed import is_sharded
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
@@ -131,29 +132,65 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         if stored.get("algo") != request.algo:
             raise StoreError(f"{out} holds an {stored.get('algo')} run, not {request.algo}")
         config = MCCFRConfig.from_options(stored["config"], legacy=True)
-        trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=int(stored["seed"]))
         ckpt.clean_incomplete(out)
-        if ckpt.latest(out) is None:  # killed before its first checkpoint: start it afresh
+        resumable = ckpt.latest(out) is not None
+        if not resumable:  # killed before its first checkpoint: start it afresh
             progress.note(f"{out} holds no checkpoint yet: its run starts from the beginning")
+        if request.ray is not None:
+            trainer = _ray_trainer(request, tree, config, int(stored["seed"]), progress, resume=resumable)
         else:
-            arrays, state = ckpt.read_checkpoint(out)
-            trainer.load_state(arrays, state)
+            trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=int(stored["seed"]))
+            if resumable:
+                if is_sharded(out):
+                    raise StoreError(f"{out} was trained on a Ray cluster; continue it with --ray (--ray local --workers 1 "
+                                     "runs it in one process of this machine)")  # fmt: skip
+                arrays, state = ckpt.read_checkpoint(out)
+                trainer.load_state(arrays, state)
+        if resumable:
             progress.note(f"resumed {out} at iteration {trainer.counters.iteration:,}")
     else:
         config = MCCFRConfig.from_options(tree.mccfr_defaults, **options)
-        trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=request.seed)
+        if request.ray is not None:
+            trainer = _ray_trainer(request, tree, config, request.seed, progress, resume=False)
+        else:
+            trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=request.seed)
         if out is not None:
             ckpt.create_store(out, {**meta, "config": config.as_dict()}, replace=request.force)
 
-    if out is not None:
+    if out is not None and request.ray is None:
         trainer.snapshot_sink = ckpt.SnapshotSink(out)
+    try:
+        return _run(request, progress, tree, trainer, config, interval)
+    finally:
+        if request.ray is not None:
+            trainer.close()
+
+
+def _ray_trainer(request: SolveRequest, tree, config: MCCFRConfig, seed: int, progress: Progress, resume: bool):
+    """The head of a run on a Ray cluster (docs/distributed.md)."""
+    from gamesolve.solve.distributed import RayTrainer, WorkerSpec
+
+    spec = WorkerSpec(
+        game=request.game.name, params={k: str(v) for k, v in request.game.params.items()}, preset=request.preset,
+        plugins_dirs=tuple(request.plugins_dirs), config=config.as_dict(), seed=seed, threads=request.threads,
+    )  # fmt: skip
+    progress.note(f"starting {request.workers} Ray workers of {request.threads} thread(s) ({request.ray})")
+    return RayTrainer(tree, config, spec, request.workers, address=request.ray, out=request.out, resume=resume, note=progress.note)
+
+
+def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFRConfig, interval: float | None) -> dict[str, Any]:
+    """Train, checkpoint, then write and summarise the strategy."""
+    game = request.game
+    out = request.out
     recorder, explicit, exact = _metrics_recorder(request, tree, trainer, progress)  # training metrics (gamesolve/store/metrics.py)
     table_sizes = _TableSizes(tree, trainer)
 
     def save() -> None:
         if out is not None:
-            arrays, state = trainer.state()
-            ckpt.write_checkpoint(out, arrays, state)
+            if request.ray is not None:
+                trainer.checkpoint(out)  # its shards write their parts
+            else:
+                ckpt.write_checkpoint(out, *trainer.state())
         recorder.flush()  # metrics rows up to this checkpoint
 
     # The long description goes on a line of its own, so that the bar, its percentage and
@@ -175,7 +212,7 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         progress.advance(
             amount, rate=f"{rate:,.0f} it/s", it=f"{trainer.counters.iteration:,}",
             mem=f"{process.memory_info().rss / 2**20:,.0f}MiB",
-            sequences=f"{int((trainer.node_offset >= 0).sum()):,}",
+            sequences=f"{int(trainer.allocated().sum()):,}",
         )  # fmt: skip
         if clock is not None and clock.due(trainer.counters.iteration):
             save()
@@ -195,7 +232,12 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         signal.signal(signal.SIGTERM, previous)
     seconds = time.perf_counter() - started
     recorder.record(trainer.counters.iteration, trainer.counters.elapsed, final=True, **table_sizes())
-    save()
+    if request.ray is None:
+        save()
+    else:  # its run ended with the last checkpoint and the whole tables gathered here
+        recorder.flush()
+        workers, replaced = len(trainer.workers), trainer.replaced
+        trainer = trainer.gather()
     done = trainer.counters.iteration - start_iteration
     result: dict[str, Any] = {
         "game": game.name,
@@ -211,6 +253,7 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         "dropped_rows": trainer.counters.dropped_rows,
         "saturated_regrets": trainer.counters.saturated_regrets,
         "threads": request.threads,
+        **({"ray_workers": workers, "ray_workers_replaced": replaced} if request.ray is not None else {}),
         **trainer.memory_report(),
         "config": config.as_dict(),
     }
@@ -275,7 +318,7 @@ class _TableSizes:
         self.buckets = np.where(self.sizes > 0, tree.num_private[tree.node_round], 0).astype(np.int64)
 
     def __call__(self) -> dict[str, int]:
-        allocated = self.trainer.node_offset >= 0
+        allocated = self.trainer.allocated()
         return {"infosets": int(self.buckets[allocated].sum()), "infoset_actions": int(self.sizes[allocated].sum())}
 
 

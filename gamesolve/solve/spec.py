@@ -37,6 +37,9 @@ class SolveRequest:
     evaluate: Callable[[Any], Callable[[Any], dict[str, Any]]] | None = None
     force: bool = False  # replace a store of the same kind at ``out`` (checked by the CLI)
     checkpoint_minutes: float | None = None  # interval between checkpoints; None: the solver's default
+    ray: str | None = None  # train on a Ray cluster: its address, or "local" (docs/distributed.md)
+    workers: int = 1  # Ray workers (with ``ray``)
+    plugins_dirs: tuple[str, ...] = ()  # local plugin folders, for workers to load too
 
 
 class Progress:

@@ -5,6 +5,7 @@ Layout (format ``gamesolve.mccfr/1``)::
     PATH/                      root group: format, game, params, algo, config, seed, code version
     PATH/manifest.json         digests of the root metadata (every unit below has its own)
     PATH/checkpoint-000007/    one complete generation: tables, RNG states, counters (sealed)
+    PATH/checkpoint-000007/part-003/   ... of a run on Ray: each shard's tables, sealed by it
     PATH/LATEST                the newest complete generation and its manifest's SHA-256
     PATH/snapshots/snapshot-00003/   strategy snapshots, one sealed group each
     PATH/policy/               the final strategy as a policy store (explicit-tree games)
@@ -25,6 +26,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +105,11 @@ def latest(path: str | os.PathLike) -> str | None:
     return integrity.read_pointer(Path(path), LATEST)
 
 
-def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], attrs: dict[str, Any]) -> str:
+def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], attrs: dict[str, Any],
+                     parts: Callable[[Path], None] | None = None) -> str:  # fmt: skip
     """Write a new complete generation, then point ``LATEST`` at it; returns its name.
+    ``parts(folder)``, if given, has other writers (a cluster's shards) write sealed groups
+    of their own into the generation's folder before it is sealed.
 
     :class:`DiskFullError` if the disk fills: the partial generation is removed and the
     previous checkpoint stays current."""
@@ -119,6 +124,8 @@ def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], att
             for key, value in arrays.items():
                 write_array(group, key, value)
             group.attrs.update(attrs)
+            if parts is not None:
+                parts(Path(group.store.root))
         with writing(path, "the checkpoint marker of"):
             integrity.write_pointer(path, name, LATEST)  # the commit point
     except BaseException as exc:

@@ -31,7 +31,7 @@ def test_solve_shows_the_card_abstraction_build(run, tmp_path, monkeypatch):
 
     seen = {}
 
-    def build(params, threads, progress, path, save):
+    def build(params, threads, progress, path, save, cluster=None):
         seen["progress"] = progress
         raise Built
 

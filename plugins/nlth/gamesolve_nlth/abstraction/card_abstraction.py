@@ -162,15 +162,20 @@ def build_card_abstraction(
     progress=None,
     force: bool = False,
     save: bool = True,
+    ray: str | None = None,
+    workers: int = 2,
 ) -> CardAbstraction:
     """The card abstraction for ``params``: loaded from the cache if present, else built
-    (and saved atomically unless ``save`` is false). ``threads`` sets numba's thread count."""
+    (and saved atomically unless ``save`` is false). ``threads`` sets numba's thread count;
+    ``ray`` (a Ray cluster's address, or ``local``) has ``workers`` workers compute the
+    turn and flop hands' features and buckets, chunk by chunk (the same tables)."""
     path = abstraction_path(params, cache_dir)
     if not force and _cached(path):
         return load_card_abstraction(path)
     progress = progress or _NoProgress()
+    cluster = Cluster(ray, workers)
     if not save:
-        return _build(params, threads, progress, path, save)
+        return _build(params, threads, progress, path, save, cluster)
     from gamesolve.store.lock import StoreLock
 
     # One builder per abstraction: a second process waits for the first, then reuses its tables.
@@ -179,7 +184,7 @@ def build_card_abstraction(
         if not force and (_cached(path) or _adopt_legacy(path)):
             return load_card_abstraction(path)
         progress.note(f"building card abstraction {path.name} with {params.buckets} buckets (once: cached in {path})")
-        return _build(params, threads, progress, path, save)
+        return _build(params, threads, progress, path, save, cluster)
 
 
 def _cached(path: Path) -> bool:
@@ -228,7 +233,22 @@ def _adopt_legacy(path: Path) -> bool:
     return bool(ok)
 
 
-def _build(params: CardAbstractionParams, threads: int | None, progress, path: Path, save: bool) -> CardAbstraction:
+@dataclass(frozen=True)
+class Cluster:
+    """Where the chunked stages run: here (``address`` None) or on a Ray cluster."""
+
+    address: str | None = None
+    workers: int = 2
+
+    def map(self, fn, chunks, **shared):
+        """``fn(chunk, **shared)`` for each chunk, in order (:func:`gamesolve.ray_cluster.map_chunks`)."""
+        from gamesolve.ray_cluster import map_chunks
+
+        return map_chunks(fn, chunks, shared, self.address, self.workers)
+
+
+def _build(params: CardAbstractionParams, threads: int | None, progress, path: Path, save: bool,
+           cluster: Cluster = Cluster()) -> CardAbstraction:  # fmt: skip
     if threads is not None:
         numba.set_num_threads(int(threads))
     t_start = time.perf_counter()
@@ -242,13 +262,13 @@ def _build(params: CardAbstractionParams, threads: int | None, progress, path: P
     progress.note(f"river: {river.k} buckets, {stages['river']:.1f} s")
 
     t0 = time.perf_counter()
-    turn = turn_stage(params, river, progress)
+    turn = turn_stage(params, river, progress, cluster)
     stages["turn"] = time.perf_counter() - t0
     quality["turn"] = turn.quality
     progress.note(f"turn: {turn.k} buckets, {stages['turn']:.1f} s")
 
     t0 = time.perf_counter()
-    flop = flop_stage(params, river, turn, progress)
+    flop = flop_stage(params, river, turn, progress, cluster)
     stages["flop"] = time.perf_counter() - t0
     quality["flop"] = flop.quality
     progress.note(f"flop: {flop.k} buckets, {stages['flop']:.1f} s")
@@ -320,7 +340,7 @@ def river_stage(params: CardAbstractionParams, progress) -> _Stage:
     return _Stage(k=kr, values=values, value_bucket=value_bucket, centroids=centroids, table=table, quality=quality)
 
 
-def turn_stage(params: CardAbstractionParams, river: _Stage, progress) -> _Stage:
+def turn_stage(params: CardAbstractionParams, river: _Stage, progress, cluster: Cluster = Cluster()) -> _Stage:
     """Histograms over river buckets of the 46 river cards; k-means under the 1-D EMD."""
     t_turn, t_river = _indexer((2, 4)).tables[1], _indexer((2, 5)).tables[1]
     n_turn = CANONICAL_COUNTS[2]
@@ -360,19 +380,13 @@ def turn_stage(params: CardAbstractionParams, river: _Stage, progress) -> _Stage
     equity = np.empty(n_turn, np.float32)
     emd_sum = 0.0
     progress.start(n_turn, "hands", "turn assignment")
-    for lo in range(0, n_turn, CHUNK):
-        idx = np.arange(lo, min(n_turn, lo + CHUNK), dtype=np.int64)
-        a = np.empty((len(idx), 46), np.int16)
-        e = np.empty(len(idx))
-        features(idx, a, e)
-        xc = cdf_features(a, kr, gaps)
-        lab = np.empty(len(idx), np.int64)
-        d = np.empty(len(idx), np.float32)
-        assign_l1(xc, cdf, lab, d)
-        table[lo : lo + len(idx)] = lab
-        equity[lo : lo + len(idx)] = e
-        emd_sum += float(d.sum(dtype=np.float64))
-        progress.advance(len(idx))
+    chunks = [(lo, min(n_turn, lo + CHUNK)) for lo in range(0, n_turn, CHUNK)]
+    results = cluster.map(turn_assignment, chunks, values=river.values, value_bucket=river.value_bucket, gaps=gaps, cdf=cdf)
+    for (lo, hi), (lab, e, emd) in zip(chunks, results):
+        table[lo:hi] = lab
+        equity[lo:hi] = e
+        emd_sum += emd
+        progress.advance(hi - lo)
     labels = table.astype(np.int64)
     e64 = equity.astype(np.float64)
     quality = {
@@ -389,22 +403,53 @@ def turn_stage(params: CardAbstractionParams, river: _Stage, progress) -> _Stage
     return _Stage(k=kt, cdf=cdf, centroids=centroids, table=table, equity=equity, quality=quality)
 
 
-def flop_features_all(turn: _Stage, progress) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def turn_assignment(bounds, values, value_bucket, gaps, cdf):
+    """Turn hands ``bounds[0] .. bounds[1] - 1``: their buckets (nearest CDF centroid), their
+    equities and the sum of their distances to the centroid (a chunk of :func:`turn_stage`)."""
+    idx = np.arange(bounds[0], bounds[1], dtype=np.int64)
+    a = np.empty((len(idx), 46), np.int16)
+    e = np.empty(len(idx))
+    eq.turn_features(idx, _indexer((2, 4)).tables[1], _indexer((2, 5)).tables[1], values, value_bucket, a, e)
+    lab = np.empty(len(idx), np.int64)
+    d = np.empty(len(idx), np.float32)
+    assign_l1(cdf_features(a, len(gaps) + 1, gaps), cdf, lab, d)
+    return lab, e, float(d.sum(dtype=np.float64))
+
+
+def flop_features(bounds, turn_table, turn_equity, turn_buckets):
+    """Flop hands ``bounds[0] .. bounds[1] - 1``: sparse histograms over turn buckets and
+    equities (a chunk of :func:`flop_features_all`)."""
+    idx = np.arange(bounds[0], bounds[1], dtype=np.int64)
+    atoms = np.empty((len(idx), 47), np.int32)
+    equity = np.empty(len(idx))
+    eq.flop_features(idx, _indexer((2, 3)).tables[1], _indexer((2, 4)).tables[1], turn_table, turn_equity, atoms, equity)
+    return (*compress_atoms(atoms, turn_buckets), equity)
+
+
+def flop_features_all(turn: _Stage, progress, cluster: Cluster = Cluster()) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Sparse histograms over turn buckets of every canonical flop hand, and flop equities."""
-    t_flop, t_turn = _indexer((2, 3)).tables[1], _indexer((2, 4)).tables[1]
     n_flop = CANONICAL_COUNTS[1]
-    atoms = np.empty((n_flop, 47), np.int32)
-    equity = np.empty(n_flop)
+    chunks = [(lo, min(n_flop, lo + CHUNK)) for lo in range(0, n_flop, CHUNK)]
+    progress.start(n_flop, "hands", "flop features")
+    parts = []
+    for (lo, hi), part in zip(chunks, cluster.map(flop_features, chunks, turn_table=turn.table, turn_equity=turn.equity,
+                                                  turn_buckets=turn.k)):  # fmt: skip
+        parts.append(part)
+        progress.advance(hi - lo)
+    return tuple(np.concatenate([p[j] for p in parts]) for j in range(4))
 
-    def features(i, a, e):
-        eq.flop_features(i, t_flop, t_turn, turn.table, turn.equity, a, e)
 
-    _chunked_features(progress, "flop features", np.arange(n_flop, dtype=np.int64), atoms, equity, features)
-    bins, mass, nnz = compress_atoms(atoms, turn.k)
-    return bins, mass, nnz, equity
+def flop_assignment(chunk, centroids, order, ground, f, cf):
+    """Nearest centroid (greedy EMD, pruned) of a chunk of sparse flop histograms
+    ``(bins, mass, nnz)``, and the distance (a chunk of :func:`flop_stage`)."""
+    bins, mass, nnz = chunk
+    labels = np.empty(len(nnz), np.int64)
+    d = np.empty(len(nnz))
+    assign_greedy_pruned(bins, mass, nnz, centroids, order, ground, sparse_project(bins, mass, nnz, f), cf, labels, d)
+    return labels, d
 
 
-def flop_stage(params: CardAbstractionParams, river: _Stage, turn: _Stage, progress) -> _Stage:
+def flop_stage(params: CardAbstractionParams, river: _Stage, turn: _Stage, progress, cluster: Cluster = Cluster()) -> _Stage:
     """Histograms over turn buckets of the 47 turn cards; greedy-EMD k-means with the ground
     distance between turn buckets = the EMD between their centroids."""
     kt = turn.k
@@ -412,7 +457,7 @@ def flop_stage(params: CardAbstractionParams, river: _Stage, turn: _Stage, progr
     # a turn bucket's mean equity is 1-Lipschitz for that ground distance (a lower-bound column)
     mean_eq = -turn.cdf.astype(np.float64).sum(axis=1)
     order = neighbour_order(ground)
-    bins, mass, nnz, equity = flop_features_all(turn, progress)
+    bins, mass, nnz, equity = flop_features_all(turn, progress, cluster)
     n_flop = len(equity)
     if params.flop_sample == 0 or params.flop_sample >= n_flop:
         fit = np.arange(n_flop)
@@ -429,10 +474,12 @@ def flop_stage(params: CardAbstractionParams, river: _Stage, turn: _Stage, progr
     cf = centroids @ f
     progress.start(n_flop, "hands", "flop assignment")
     step = 1 << 15
-    for lo in range(0, n_flop, step):
-        hi = min(n_flop, lo + step)
-        pf = sparse_project(bins[lo:hi], mass[lo:hi], nnz[lo:hi], f)
-        assign_greedy_pruned(bins[lo:hi], mass[lo:hi], nnz[lo:hi], centroids, order, ground, pf, cf, labels[lo:hi], d[lo:hi])
+    bounds = [(lo, min(n_flop, lo + step)) for lo in range(0, n_flop, step)]
+    chunks = [(bins[lo:hi], mass[lo:hi], nnz[lo:hi]) for lo, hi in bounds]
+    for (lo, hi), (lab, dist) in zip(bounds, cluster.map(flop_assignment, chunks, centroids=centroids, order=order,
+                                                         ground=ground, f=f, cf=cf)):  # fmt: skip
+        labels[lo:hi] = lab
+        d[lo:hi] = dist
         progress.advance(hi - lo)
     pct = percentile_buckets(equity, kf)
     pct_cent, _ = sparse_means(bins, mass, nnz, pct, kf, kt)

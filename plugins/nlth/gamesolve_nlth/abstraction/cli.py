@@ -86,11 +86,23 @@ def abstraction_group() -> click.Group:
     @_cache_option
     @click.option("--threads", type=click.IntRange(1), default=None, help="numba threads (default: all cores)")
     @click.option("--force", is_flag=True, help="rebuild even if the cache holds these tables")
+    @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS|local]",
+                  help="compute the turn and flop hands on a Ray cluster's workers (docs/distributed.md); the same tables")
+    @click.option("--workers", type=click.IntRange(1, 4096), default=2, help="Ray workers (with --ray)")
     @click.option("--json", "as_json", is_flag=True, help="print one JSON object as the last line")
     @click.option("--quiet", is_flag=True, help="no progress bars")
-    def build(preset_name, cache_dir, threads, force, as_json, quiet):
+    def build(preset_name, cache_dir, threads, force, ray_address, workers, as_json, quiet):
         """Build the card abstraction of a preset (or reuse the cached one)."""
         from gamesolve.progress import BarProgress
+
+        if ray_address is not None:
+            from gamesolve.errors import InputError, UserError
+            from gamesolve.ray_cluster import require_ray
+
+            try:
+                require_ray()
+            except UserError as exc:
+                raise InputError(str(exc)) from None
 
         from .cache import abstraction_path
         from .card_abstraction import _cached, build_card_abstraction
@@ -101,7 +113,8 @@ def abstraction_group() -> click.Group:
         cached = _cached(path) and not force
         t0 = time.perf_counter()
         with BarProgress(quiet=quiet or as_json) as progress:
-            ab = build_card_abstraction(params, cache_dir=cache_dir, threads=threads, progress=progress, force=force)
+            ab = build_card_abstraction(params, cache_dir=cache_dir, threads=threads, progress=progress, force=force,
+                                        ray=ray_address, workers=workers)  # fmt: skip
         seconds = time.perf_counter() - t0
         peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
         result = {

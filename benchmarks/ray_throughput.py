@@ -1,0 +1,75 @@
+"""Blueprint training throughput on Ray against one machine's threads, side by side in one run.
+
+    python benchmarks/ray_throughput.py [--seconds 90] [--preset tiny] [--repeats 1]
+
+Trains the NLTH preset (six players, MCCFR with pruning) for the same wall-clock budget,
+in turn: one thread, two threads sharing the tables in one process (``--threads 2``), and
+two Ray workers (``--ray local --workers 2``: each worker a process with its replica and
+its shard of the tables, docs/distributed.md). Each configuration is a fresh ``gamesolve
+solve`` with ``--seed 0``; with ``--repeats`` the three run in rotation. Reported per run:
+iterations, iterations per second of training (the schedule's clock: rounds, without start-up
+and the final gathering) and per second of wall time of the whole command; then the ratios
+the acceptance asks for: Ray / one thread and Ray / two threads.
+
+The run happens in a private network namespace when ``unshare`` allows it (the Ray head
+then listens on loopback only); a one-node local Ray is started by the command itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+CONFIGS = {
+    "1 thread": [],
+    "2 threads": ["--threads", "2"],
+    "2 Ray workers": ["--ray", "local", "--workers", "2"],
+}
+
+
+def run(preset: str, seconds: float, extra: list[str]) -> dict:
+    cmd = [sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", "--preset", preset,
+           "--minutes", f"{seconds / 60:.4f}", "--seed", "0", "--json", *extra]  # fmt: skip
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled")
+    started = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - started
+    if proc.returncode != 0:
+        raise SystemExit(proc.stderr[-2000:])
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    done = result["iterations_this_run"]
+    return {"iterations": done, "per_training_second": done / result["training_seconds"],
+            "per_wall_second": done / wall, "wall": wall}  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=90.0)
+    ap.add_argument("--preset", default="tiny")
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--in-namespace", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if not args.in_namespace and shutil.which("unshare"):
+        inner = f"ip link set lo up && exec {sys.executable} {os.path.abspath(__file__)} --in-namespace " + " ".join(sys.argv[1:])
+        if subprocess.run(["unshare", "--net", "--fork", "true"], capture_output=True).returncode == 0:
+            raise SystemExit(subprocess.run(["unshare", "--net", "--fork", "sh", "-c", inner]).returncode)
+    print(f"NLTH {args.preset}, {args.seconds:g} s of training per run, {os.cpu_count()} CPUs", flush=True)
+    results: dict[str, list[dict]] = {name: [] for name in CONFIGS}
+    for _ in range(args.repeats):
+        for name, extra in CONFIGS.items():
+            r = run(args.preset, args.seconds, extra)
+            results[name].append(r)
+            print(f"{name:<14} {r['iterations']:>11,} iterations  {r['per_training_second']:>9,.0f} it/s of training  "
+                  f"{r['per_wall_second']:>9,.0f} it/s of wall time ({r['wall']:.0f} s)", flush=True)  # fmt: skip
+    mean = {name: sum(r["per_training_second"] for r in rs) / len(rs) for name, rs in results.items()}
+    print(f"Ray / 1 thread  {mean['2 Ray workers'] / mean['1 thread']:.2f}x   (acceptance: >= 1.6x)")
+    print(f"Ray / 2 threads {mean['2 Ray workers'] / mean['2 threads']:.2f}x   (acceptance: >= 0.9x)")
+
+
+if __name__ == "__main__":
+    main()

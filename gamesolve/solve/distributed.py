@@ -1,0 +1,456 @@
+"""MCCFR with pruning (Algorithm 1) across the worker processes of a Ray cluster.
+
+Design (docs/distributed.md):
+
+* **Shards.** The authoritative tables are split by information set: worker ``s`` of ``n``
+  holds the rows (regrets, sampled averages, phi, snapshot sums) of the owner nodes
+  ``o % n == s`` (:mod:`gamesolve.solve.shards`). Shards write their part of every
+  checkpoint in parallel; :class:`RayTrainer` seals the generation.
+* **Rounds.** The head cuts the run into rounds at the same boundaries as one process's
+  batches (schedules in iterations fall exactly on them). In a round each worker runs its
+  share of the iterations (globally numbered: deal ``i`` is iteration ``i``'s, as in one
+  process) with the single-process kernel on its replica of the tables, marking the rows it
+  writes; then it sends those rows to their shards (one compact block per shard), each shard
+  adds every worker's change to its rows (:func:`~gamesolve.solve.shards.merge_rows`), and
+  every replica takes the merged rows. So each worker sees its own updates at once and the
+  others' one round late.
+* **Schedules** (discount, pruning, UPDATE-STRATEGY, snapshots) are the single-process
+  driver's (:class:`~gamesolve.solve.mccfr.ScheduledRun`), fired between rounds: a discount
+  is applied to replicas and shards alike, snapshots are taken by each shard of its rows,
+  UPDATE-STRATEGY runs on worker 0 and its phi changes travel with the next round's rows.
+* **Failures.** A worker lost mid-run (its process or its machine) is replaced when the
+  cluster can place a new one, else its share goes to the others; every worker then
+  reloads the last checkpoint (at most one interval is lost). ``--resume`` continues a store
+  with any number of workers, or one written by one process.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+
+from gamesolve.rng import mix
+from gamesolve.solve.mccfr import Counters, MCCFRConfig, MCCFRTrainer, ScheduledRun
+from gamesolve.solve.shards import Rows, load_parts, merge_rows, put_rows, scatter, take_rows
+
+PART = "part-{:03d}"
+READY_SECONDS = 120.0  # how long a new worker may take to start (imports, compiled kernels, tables)
+
+
+@attrs.frozen
+class WorkerSpec:
+    """What a worker needs to rebuild the run's game and form in its own process."""
+
+    game: str
+    params: dict[str, str]
+    preset: str | None
+    plugins_dirs: tuple[str, ...]
+    config: dict[str, Any]
+    seed: int
+    threads: int = 1  # threads of each worker, sharing its replica (one worker per machine uses them all)
+
+
+def build_form(spec: WorkerSpec):
+    """The run's game and factored form, built from the plugins installed where this runs."""
+    from gamesolve.game.compile import factored_form
+    from gamesolve.ray_cluster import worker_game
+
+    host, game = worker_game(spec.game, spec.params, spec.plugins_dirs)
+    return factored_form(game, host.pm, None, {"preset": spec.preset} if spec.preset else {})
+
+
+class MCCFRWorker:
+    """One Ray worker: a replica of the tables it traverses, and shard ``index`` of ``count``
+    of the authoritative tables. (Wrapped with ``ray.remote`` by :class:`RayTrainer`.)"""
+
+    def __init__(self, spec: WorkerSpec):
+        self.spec = spec
+        self.form = build_form(spec)
+        self.config = MCCFRConfig.from_options(spec.config, legacy=True)
+        sizes = self.form.row_sizes()
+        self.round0 = np.flatnonzero((sizes > 0) & (self.form.node_round == 0))
+        self.index, self.count = 0, 1
+        self.replica = self.shard = None
+        self._seen = np.zeros(3, dtype=np.int64)
+
+    def ready(self) -> dict[str, Any]:
+        return {"pid": os.getpid(), "host": os.uname().nodename}
+
+    def _trainer(self, threads: int = 1) -> MCCFRTrainer:
+        # Room for every row plus what partly used reservoirs leave behind (np.zeros: pages
+        # cost memory only once written).
+        total = int(self.form.row_sizes().sum())
+        return MCCFRTrainer(self.form, self.config, threads=threads, seed=self.spec.seed, capacity=total + total // 16 + (1 << 20))
+
+    def reset(self, index: int, count: int, iteration: int, path: str | None = None) -> None:
+        """Become shard ``index`` of ``count`` with empty tables, or with the tables of the
+        newest checkpoint at ``path`` (every part of it is read: the replica takes all rows,
+        the shard its own)."""
+        self.index, self.count = int(index), int(count)
+        self.replica = self.shard = None  # free the old tables first
+        t = self.spec.threads
+        self.replica, self.shard = self._trainer(t), self._trainer()
+        self.replica.tables = self.replica.tables._replace(touched=np.zeros(self.form.num_nodes, dtype=np.uint8))
+        # Worker i's thread j runs the stream of thread i * threads + j of one process.
+        base = self.spec.seed * 1_000_003 + int(iteration) + self.index * t + 1
+        self.replica.tables.rng[:] = [mix(base + j) for j in range(t)]
+        for arrays, part, total in read_parts(path) if path is not None else ():
+            load_parts(self.replica, [(arrays, part, total)])
+            load_parts(self.shard, [(arrays, part, total)], keep=lambda owners: owners % self.count == self.index)
+        self._seen[:] = 0
+
+    def train(self, first: int, n: int, prune: bool) -> list:
+        """Iterations ``first + 1 .. first + n`` on the replica; returns the changed rows
+        for each shard and, last, the counters' increments (visited, dropped, saturated)."""
+        r = self.replica
+        if n > 0:
+            r.counters.iteration = int(first)
+            r._run_batch(int(n), bool(prune))
+        touched = np.flatnonzero(r.tables.touched)
+        r.tables.touched[touched] = 0
+        out: list = []
+        for s in range(self.count):
+            out.append(take_rows(r, touched[touched % self.count == s], self.round0[self.round0 % self.count == s]))
+        if len(r.avg):  # averages and phi are sent as changes: the buffers start again from zero
+            scatter(r, touched, np.zeros(int(r.sizes[touched].sum())), r.avg)
+        r.phi[:] = 0.0
+        tb = r.tables
+        totals = np.array([tb.visited.sum(), tb.dropped.sum(), tb.saturated.sum()], dtype=np.int64)
+        out.append({"counts": (totals - self._seen).tolist(), "sequences": int((r.node_offset >= 0).sum())})
+        self._seen = totals
+        return out
+
+    def allocated(self) -> np.ndarray:
+        return np.packbits(self.replica.allocated())
+
+    def merge(self, *changes: Rows) -> Rows:
+        """As a shard: add the workers' changes to this shard's rows; the merged regrets."""
+        return merge_rows(self.shard, changes, int(self.config.regret_floor))
+
+    def apply(self, *merged: Rows) -> None:
+        """Take the merged rows of every shard into the replica."""
+        for rows in merged:
+            put_rows(self.replica, rows)
+
+    def discount(self, d: float) -> None:
+        self.replica.discount(d)
+        self.shard.discount(d)
+
+    def snapshot(self) -> None:
+        self.shard.take_snapshot()  # into the shard's snapshot sum (its rows of rounds >= 1)
+
+    def update_strategy(self, number: int) -> None:
+        self.replica.counters.strategy_updates = int(number)
+        self.replica.update_strategy()  # phi changes go to the shards with the next round's rows
+
+    def part(self) -> dict[str, np.ndarray]:
+        """This shard's tables in checkpoint layout (see :func:`read_parts`)."""
+        s = self.shard
+        u = s.used
+        arrays = {"regrets": s.regrets[:u], "node_offset": s.node_offset, "phi": s.phi}
+        if len(s.avg):
+            arrays["avg"] = s.avg[:u]
+        if s.counters.snapshots:
+            arrays["snap_sum"] = s.snap_sum[:u]
+        return arrays
+
+    def write_part(self, folder: str) -> None:
+        """Write this shard's part of a checkpoint generation (a sealed group of its own)."""
+        from gamesolve.store.zarr_io import atomic_group, write_array
+
+        with atomic_group(folder, "a checkpoint part in") as group:
+            for key, value in self.part().items():
+                write_array(group, key, value)
+            group.attrs.update({"part": self.index, "parts": self.count, "used": int(self.shard.used)})
+
+    def set_snapshots(self, count: int) -> None:
+        self.shard.counters.snapshots = int(count)
+
+
+def read_parts(path: str | os.PathLike):
+    """The parts ``(arrays, part, parts)`` of the newest checkpoint at ``path``: those its
+    shards wrote, or the single part of a one-process checkpoint (with the sum of its
+    snapshots, which one process keeps on disk), one at a time."""
+    from gamesolve.store import checkpoint as ckpt
+    from gamesolve.store.zarr_io import open_group
+
+    name = ckpt.latest(path)
+    group = open_group(Path(path) / name, "checkpoint")
+    meta = dict(group.attrs)
+    if "parts" in meta:
+        for i in range(int(meta["parts"])):
+            g = group[PART.format(i)]
+            yield {key: g[key][...] for key in g.array_keys()}, i, int(meta["parts"])
+        return
+    arrays = {key: group[key][...] for key in ("regrets", "node_offset", "phi", "avg", "snap_sum") if key in group}
+    snapshots = int(meta["counters"].get("snapshots", 0))
+    if snapshots and "snap_sum" not in arrays:
+        sink = ckpt.SnapshotSink(path)
+        total = np.zeros(int(meta["used"]), dtype=np.float32)
+        for k in range(snapshots):
+            sink.add_to(k, total)
+        arrays["snap_sum"] = total
+    yield arrays, 0, 1
+
+
+def checkpoint_counters(path: str | os.PathLike) -> tuple[Counters, dict[str, Any]]:
+    """The counters and attributes of the newest checkpoint at ``path``."""
+    from gamesolve.store import checkpoint as ckpt
+    from gamesolve.store.zarr_io import open_group
+
+    meta = dict(open_group(Path(path) / ckpt.latest(path), "checkpoint").attrs)
+    names = {f.name for f in attrs.fields(Counters)}
+    return Counters(**{k: v for k, v in meta["counters"].items() if k in names}), meta
+
+
+def is_sharded(path: str | os.PathLike) -> bool:
+    """Whether the newest checkpoint at ``path`` was written by a cluster's shards."""
+    return "parts" in checkpoint_counters(path)[1]
+
+
+class RayTrainer(ScheduledRun):
+    """The head of a distributed run: schedules, rounds, checkpoints and recovery, with the
+    single-process driver's loop (:class:`ScheduledRun`)."""
+
+    batch_seconds = 3.0  # rounds of about 3 s: the exchange between rounds (take, merge, apply) costs ~0.1-0.3 s on NLTH tiny
+
+    def __init__(self, form, config: MCCFRConfig, spec: WorkerSpec, workers: int, *, address: str = "local",
+                 out: Path | None = None, resume: bool = False, note=lambda message: None):  # fmt: skip
+        from gamesolve.ray_cluster import connect
+
+        self.form = form
+        self.config = config
+        self.spec = spec
+        self.out = out
+        self.note = note
+        self.counters = Counters()
+        # Rounds small enough that a row sees few updates per worker between merges: a small
+        # game's rows are each updated in most iterations, and merging two long rounds of the
+        # same rows overshoots (Leduc, 288 rows: rounds of 25 iterations per worker train as
+        # well as one process; of 1,000, four times worse at 200,000 iterations).
+        rows = int(np.where(form.row_sizes() > 0, form.num_private[form.node_round], 0).sum())
+        self.max_round = max(16, rows // 10) * workers
+        self._batch = min(1000 * workers, self.max_round)
+        self._pending: list = []  # the last round's merges, still running
+        self._allocated = np.zeros(form.num_nodes, dtype=bool)
+        self._final: MCCFRTrainer | None = None
+        self.sequences = 0
+        self.replaced = 0  # workers lost and replaced (or whose share went to the others)
+        self.ray = connect(address, cpus=workers * spec.threads)
+        self._actor = self.ray.remote(num_cpus=spec.threads, max_restarts=0)(MCCFRWorker)
+        self.workers = self._start(workers)
+        if len(self.workers) < workers:
+            raise MemoryError(f"the Ray cluster could place {len(self.workers)} of {workers} workers ({spec.threads} CPU each); "
+                              "start more nodes or ask for fewer --workers")  # fmt: skip
+        self._load(resume)
+
+    # -- the cluster -----------------------------------------------------------------------
+    def _start(self, count: int, timeout: float = READY_SECONDS, attempts: int = 3) -> list:
+        """``count`` new workers spread over the cluster's machines; those ready in time. A
+        worker that dies while starting is started again (``attempts`` in all); one the
+        cluster cannot place within ``timeout`` is not."""
+        ready: list = []
+        for _ in range(attempts):
+            actors = [self._actor.options(scheduling_strategy="SPREAD").remote(self.spec) for _ in range(count - len(ready))]
+            placed = True
+            for actor in actors:
+                try:
+                    info = self.ray.get(actor.ready.remote(), timeout=timeout)
+                    self.note(f"worker {len(ready)} ready: process {info['pid']} on {info['host']}")
+                    ready.append(actor)
+                except Exception as exc:  # noqa: BLE001 - not placed in time, or died starting
+                    self.note(f"a worker could not start: {' '.join(str(exc).split())[:300]}")
+                    self.ray.kill(actor, no_restart=True)
+                    placed = placed and not isinstance(exc, self.ray.exceptions.GetTimeoutError)
+            if len(ready) == count or not placed:
+                break
+        return ready
+
+    def _load(self, from_store: bool) -> None:
+        """Every worker takes its shard of the newest checkpoint (or empty tables), and the
+        counters are the checkpoint's."""
+        if from_store:
+            counters, meta = checkpoint_counters(self.out)
+            for f in attrs.fields(Counters):
+                setattr(self.counters, f.name, getattr(counters, f.name))
+            self._batch = int(meta.get("batch", self._batch))
+            path = str(self.out)
+        else:
+            path = None
+            for f in attrs.fields(Counters):
+                setattr(self.counters, f.name, f.default)
+        n = len(self.workers)
+        self.ray.get([w.reset.remote(i, n, self.counters.iteration, path) for i, w in enumerate(self.workers)])
+        self.ray.get([w.set_snapshots.remote(self.counters.snapshots) for w in self.workers])
+
+    def _recover(self, error: BaseException) -> None:
+        """A worker is lost: replace it (or share its work out) and reload the last checkpoint."""
+        from gamesolve.errors import UserError
+
+        self.replaced += 1
+        self._pending = []
+        alive = []
+        for w in self.workers:
+            try:
+                self.ray.get(w.ready.remote(), timeout=30)
+                alive.append(w)
+            except Exception:  # noqa: BLE001 - lost
+                self.ray.kill(w, no_restart=True)
+        lost = len(self.workers) - len(alive)
+        new = self._start(lost, timeout=60) if lost else []
+        self.workers = alive + new
+        if not self.workers:
+            raise UserError("every Ray worker was lost; continue the run with --resume when the cluster is back")
+        from gamesolve.store import checkpoint as ckpt
+
+        has_checkpoint = self.out is not None and ckpt.latest(self.out) is not None
+        where = f"the checkpoint at iteration {checkpoint_counters(self.out)[0].iteration:,}" if has_checkpoint else "the start"
+        self.note(f"{lost} worker(s) lost ({type(error).__name__}); {len(new)} replaced, "
+                  f"{len(self.workers)} continue from {where}")  # fmt: skip
+        self._load(has_checkpoint)
+
+    def _guarded(self, action):
+        """Run ``action()``; if a worker is lost meanwhile, recover and return None."""
+        from gamesolve.ray_cluster import is_worker_loss
+
+        try:
+            return action()
+        except Exception as exc:
+            if not is_worker_loss(exc):
+                raise
+            self._recover(exc)
+            return None
+
+    # -- the schedule's hooks ----------------------------------------------------------------
+    def _next_stop(self, target: int | None) -> int:
+        self._batch = min(self._batch, self.max_round)
+        return super()._next_stop(target)
+
+    def _run_batch(self, n: int) -> int:
+        k = self.counters
+        prune = self.config.prune and self.config.clock.prune_active(k.iteration + 1, k.elapsed / 60)
+        done = self._guarded(lambda: self._round(k.iteration, n, prune))
+        return 0 if done is None else n
+
+    def _round(self, first: int, n: int, prune: bool) -> bool:
+        ray, workers = self.ray, self.workers
+        w = len(workers)
+        shares = [n // w + (1 if i < n % w else 0) for i in range(w)]
+        starts = first + np.concatenate([[0], np.cumsum(shares)[:-1]])
+        sent = [wk.train.options(num_returns=w + 1).remote(int(s), int(c), prune) for wk, s, c in zip(workers, starts, shares)]
+        merged = [wk.merge.remote(*[sent[v][s] for v in range(w)]) for s, wk in enumerate(workers)]
+        applied = [wk.apply.remote(*merged) for wk in workers]
+        stats = ray.get([out[w] for out in sent])
+        # The merges run while the next round is sent: a worker runs its calls in order, so
+        # its next round starts after it applied this one's rows. Errors surface a round later.
+        self._wait()
+        self._pending = applied
+        counts = np.sum([s["counts"] for s in stats], axis=0)
+        k = self.counters
+        k.nodes_visited += int(counts[0])
+        k.dropped_rows += int(counts[1])
+        k.saturated_regrets += int(counts[2])
+        self.sequences = stats[0]["sequences"]
+        return True
+
+    def _wait(self) -> None:
+        """Wait for the previous round's merges (and see their errors)."""
+        pending, self._pending = self._pending, []
+        self.ray.get(pending)
+
+    def _sync_counters(self) -> None:
+        pass  # the counters are summed from the workers' reports after every round
+
+    def update_strategy(self) -> None:
+        number = self.counters.strategy_updates
+        self._guarded(lambda: self.ray.get(self.workers[0].update_strategy.remote(number)))
+
+    def discount(self, d: float) -> None:
+        self._guarded(lambda: self.ray.get([w.discount.remote(d) for w in self.workers]))
+
+    def take_snapshot(self) -> None:
+        if self._guarded(lambda: self.ray.get([w.snapshot.remote() for w in self.workers])) is not None:
+            self.counters.snapshots += 1
+
+    def run(self, iterations: int | None = None, minutes: float | None = None, on_batch=None) -> None:
+        """Train as :meth:`ScheduledRun.run`, then checkpoint (with ``out``) and gather the
+        tables for the final strategy (:meth:`gather`). A worker lost at any point, the end
+        included, costs the iterations since the last checkpoint, which are trained again
+        (within the ``minutes`` left)."""
+        target = None if iterations is None else self.counters.iteration + int(iterations)
+        deadline = None if minutes is None else time.perf_counter() + minutes * 60
+        while True:
+            left = None if target is None else target - self.counters.iteration
+            time_left = None if deadline is None else (deadline - time.perf_counter()) / 60
+            if (left is None or left > 0) and (time_left is None or time_left > 0):
+                super().run(iterations=left, minutes=time_left, on_batch=on_batch)
+            if self._guarded(self._finish) is not None:
+                return
+
+    def _finish(self) -> bool:
+        self._flush()
+        if self.out is not None:
+            self._checkpoint(self.out)
+        self._final = self._gather()
+        return True
+
+    # -- checkpoints and results ---------------------------------------------------------------
+    def _flush(self) -> None:
+        """Send changes still held by replicas (phi of a last UPDATE-STRATEGY) to the shards."""
+        self._round(self.counters.iteration, 0, False)
+        self._wait()
+
+    def checkpoint(self, out: Path) -> None:
+        """A checkpoint generation whose parts the shards write in parallel (if a worker is
+        lost meanwhile, none: the run goes on from the previous one)."""
+        self._guarded(lambda: (self._flush(), self._checkpoint(out)))
+
+    def _checkpoint(self, out: Path) -> None:
+        from gamesolve.store import checkpoint as ckpt
+
+        meta = {"counters": attrs.asdict(self.counters), "parts": len(self.workers), "threads": len(self.workers),
+                "batch": self._batch, "ray_workers": len(self.workers)}  # fmt: skip
+
+        def parts(folder: Path) -> None:
+            self.ray.get([w.write_part.remote(str(folder / PART.format(i))) for i, w in enumerate(self.workers)])
+
+        ckpt.write_checkpoint(out, {}, meta, parts=parts)
+
+    def gather(self) -> MCCFRTrainer:
+        """The whole tables in one process's trainer, as :meth:`run` left them (the final
+        strategy is written from it: the head needs the memory of the whole tables)."""
+        return self._final
+
+    def _gather(self) -> MCCFRTrainer:
+        trainer = MCCFRTrainer(self.form, self.config, threads=1, seed=self.spec.seed)
+        n = len(self.workers)
+        for i, arrays in enumerate(self.ray.get([w.part.remote() for w in self.workers])):
+            load_parts(trainer, [(arrays, i, n)])
+        trainer.counters = attrs.evolve(self.counters)
+        return trainer
+
+    def allocated(self) -> np.ndarray:
+        """Which nodes have rows (bool per node), as worker 0's replica has them (as last
+        seen, if a worker is lost meanwhile)."""
+        bits = self._guarded(lambda: self.ray.get(self.workers[0].allocated.remote()))
+        if bits is not None:
+            self._allocated = np.unpackbits(bits, count=self.form.num_nodes).astype(bool)
+        return self._allocated
+
+    def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:
+        """For exact evaluation while training (small games): from the gathered tables."""
+        while True:  # a worker lost meanwhile: again, from the checkpoint the run goes on from
+            trainer = self._guarded(lambda: (self._flush(), self._gather())[1])
+            if trainer is not None:
+                return trainer.explicit_policy(explicit_tree, which)
+
+    def close(self) -> None:
+        for w in self.workers:
+            self.ray.kill(w, no_restart=True)
+        self.workers = []
+

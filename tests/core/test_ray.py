@@ -1,0 +1,207 @@
+"""Training, matches and failures on a real two-node Ray cluster (docs/distributed.md).
+
+The cluster (tests/ray_netns.py) runs in a private network namespace whose only interface is
+loopback: a head and a second node of one CPU each, started with ``ray start --head`` and
+``ray start --address``; every command of these tests joins it with ``nsenter``. It is
+started once for the module (about 15 s) and stopped, with every process it started, at the
+end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from gamesolve.store.integrity import check_store
+from tests.ray_netns import environment
+
+HELPER = Path(__file__).resolve().parents[1] / "ray_netns.py"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _namespaces_allowed() -> bool:
+    try:
+        return subprocess.run(["unshare", "--net", "--fork", "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+class Cluster:
+    """The test cluster: its address, and commands run inside its network namespace."""
+
+    def __init__(self, holder: subprocess.Popen, address: str):
+        self.holder = holder
+        self.address = address
+
+    def popen(self, args: list[str], **kwargs) -> subprocess.Popen:
+        cmd = ["nsenter", f"--net=/proc/{self.holder.pid}/ns/net", "--", sys.executable, "-m", "gamesolve.cli", *args]
+        return subprocess.Popen(cmd, env=environment(), cwd=REPO, text=True, **kwargs)
+
+    def run(self, args: list[str], timeout: float = 300) -> dict:
+        """``gamesolve ARGS --json`` in the cluster's namespace; its JSON result."""
+        proc = self.popen([*args, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        out, err = proc.communicate(timeout=timeout)
+        assert proc.returncode == 0, err[-3000:]
+        return json.loads(out.strip().splitlines()[-1])
+
+    def workers(self) -> list[psutil.Process]:
+        """The training worker processes the cluster runs now."""
+        procs = psutil.Process(self.holder.pid).children(recursive=True)
+        return [p for p in procs if "MCCFRWorker" in " ".join(_cmdline(p))]
+
+
+def _cmdline(p: psutil.Process) -> list[str]:
+    try:
+        return p.cmdline()
+    except psutil.Error:
+        return []
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    if not _namespaces_allowed():
+        pytest.skip("network namespaces are not available here (unshare --net): the Ray cluster tests need one")
+    temp = tempfile.mkdtemp(prefix="gsray", dir="/tmp")  # short: Ray's socket paths must fit 107 bytes
+    holder = subprocess.Popen(["unshare", "--net", "--fork", "--", sys.executable, str(HELPER), temp], cwd=REPO,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=environment())  # fmt: skip
+    line: list[str] = []
+    reader = threading.Thread(target=lambda: line.append(holder.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout=180)
+    try:
+        if not line or not line[0].startswith("READY"):
+            pytest.fail(f"the test Ray cluster did not start: {line}; logs in {temp}")
+        yield Cluster(holder, line[0].split()[1])
+    finally:
+        holder.stdin.close()
+        try:
+            holder.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            holder.kill()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def leduc(iterations: int, out: Path | None = None) -> list[str]:
+    args = ["solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", str(iterations), "--seed", "3"]
+    return args + (["--out", str(out)] if out else [])
+
+
+def test_two_workers_train_leduc_as_well_as_one_process_at_equal_iterations(cluster, tmp_path):
+    one = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *leduc(20000), "--json"], capture_output=True,
+                                    text=True, check=True).stdout.splitlines()[-1])  # fmt: skip
+    two = cluster.run([*leduc(20000, tmp_path / "run"), "--ray", cluster.address, "--workers", "2"])
+    assert two["iterations"] == one["iterations"] == 20000
+    assert two["ray_workers"] == 2
+    assert two["exploitability"] <= 1.5 * one["exploitability"], (two["exploitability"], one["exploitability"])
+    assert not check_store(tmp_path / "run", deep=True)[1]
+
+
+@pytest.mark.slow  # 35 s; the same relayout in one process: tests/core/test_shards.py
+def test_a_run_continues_with_another_number_of_workers_and_without_the_cluster_refused(cluster, tmp_path):
+    out = tmp_path / "run"
+    paper = ["-o", "average=pluribus", "-o", "strategy_interval=100", "-o", "snapshot_start=2000", "-o", "snapshot_interval=1000",
+             "-o", "discount_interval=1000", "-o", "lcfr_threshold=3000"]  # every schedule of Algorithm 1 fires
+    cluster.run([*leduc(4000, out), *paper, "--ray", cluster.address, "--workers", "2"])
+    more = cluster.run(["solve", "--out", str(out), "--resume", "--iterations", "4000", "--ray", cluster.address, "--workers", "1"])
+    assert more["iterations"] == 8000 and more["ray_workers"] == 1
+    assert more["exploitability"] < 0.5
+    single = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--out", str(out), "--resume", "--iterations", "10"],
+                            capture_output=True, text=True)  # fmt: skip
+    assert single.returncode == 2 and "continue it with --ray" in single.stderr.splitlines()[-1]
+
+
+def test_a_worker_killed_with_kill_9_is_replaced_and_the_run_finishes(cluster, tmp_path):
+    out = tmp_path / "run"
+    schedules = ["-o", "discount_interval=2000", "-o", "lcfr_threshold=12000", "-o", "prune_threshold=4000"]
+    proc = cluster.popen([*leduc(20000, out), *schedules, "--checkpoint", "1s", "--ray", cluster.address, "--workers", "2",
+                          "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    deadline = time.time() + 180
+    while not (out / "LATEST").exists() and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)  # until training has started and checkpointed once
+    time.sleep(random.Random(5).uniform(0.0, 2.0))  # a seeded instant of the training
+    victims = cluster.workers()
+    assert victims, "no worker to kill"
+    os.kill(victims[0].pid, signal.SIGKILL)
+    out_text, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err[-3000:]
+    result = json.loads(out_text.strip().splitlines()[-1])
+    assert result["iterations"] == 20000
+    assert result["ray_workers_replaced"] >= 1
+    assert result["exploitability"] < 0.5  # it trained (uniform play: 2.37)
+    assert not check_store(out, deep=True)[1]
+
+
+def test_the_tiny_blueprint_trains_on_the_cluster_and_plays_a_match_there_as_in_one_process(cluster, tmp_path):
+    out = tmp_path / "tiny"
+    trained = cluster.run(["solve", "--game", "nlth", "--minutes", "0.1", "--out", str(out), "--ray", cluster.address,
+                           "--workers", "2"], timeout=600)  # fmt: skip
+    assert trained["iterations"] > 1000 and trained["allocated_infoset_actions"] > 0 and trained["ray_workers"] == 2
+    agents = f"blueprint:store={out},tag,call,random,tag,call"
+    match = ["match", "--game", "nlth", "--agents", agents, "--hands", "30", "--seed", "4"]
+    on_cluster = cluster.run([*match, "--ray", cluster.address])
+    here = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *match, "--json"], capture_output=True,
+                                     text=True, check=True).stdout.splitlines()[-1])  # fmt: skip
+    assert [a["total"] for a in on_cluster["agents"]] == [a["total"] for a in here["agents"]]
+    assert on_cluster["hands"] == here["hands"] >= 30
+
+
+ABSTRACTION_CHECK = """
+import json, numpy as np
+from gamesolve_nlth.abstraction import card_abstraction as ca
+turn_table = (np.arange(13_960_050) * 7919 % 8).astype(np.uint8)  # arbitrary tables: the same on both sides
+turn_equity = (np.arange(13_960_050) * 104729 % 1000 / 1000).astype(np.float32)
+values = (np.arange(123_156_254) * 7907 % 1981).astype(np.int16)
+value_bucket = (np.arange(1981) * 8 // 1981).astype(np.int64)
+gaps = np.full(7, 1 / 8)
+cdf = np.sort(np.random.default_rng(7).random((5, 7)), axis=1).astype(np.float32)
+chunks = [(0, 1500), (700_000, 701_500), (1_285_000, 1_286_792)]
+out = {}
+for where in (None, "ADDRESS"):
+    cluster = ca.Cluster(where, 2)
+    flop = list(cluster.map(ca.flop_features, chunks, turn_table=turn_table, turn_equity=turn_equity, turn_buckets=8))
+    turn = list(cluster.map(ca.turn_assignment, chunks, values=values, value_bucket=value_bucket, gaps=gaps, cdf=cdf))
+    out[str(where)] = [[a.tolist() for a in part[:3]] + [float(part[3].sum())] for part in flop] + [[t[0].tolist(), float(t[1].sum()), t[2]] for t in turn]
+print(json.dumps(out["None"] == out["ADDRESS"]))
+"""
+
+
+@pytest.mark.slow  # a minute or two: 420 MB of tables sent to the cluster
+def test_card_abstraction_chunks_computed_on_the_cluster_equal_those_computed_here(cluster):
+    code = ABSTRACTION_CHECK.replace("ADDRESS", cluster.address)
+    cmd = ["nsenter", f"--net=/proc/{cluster.holder.pid}/ns/net", "--", sys.executable, "-c", code]
+    proc = subprocess.run(cmd, env=environment(), cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip().splitlines()[-1] == "true"
+
+
+WITHOUT_RAY = "import sys; sys.modules['ray'] = None; from gamesolve.cli import cli; sys.argv[0] = 'gamesolve'; cli()"
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "10", "--ray"],
+    ["match", "--game", "kuhn", "--agents", "random,random", "--hands", "10", "--ray", "127.0.0.1:6379"],
+    ["abstraction", "build", "--preset", "tiny", "--ray"],
+])  # fmt: skip
+def test_ray_options_without_ray_installed_are_one_line_and_exit_2(args):
+    proc = subprocess.run([sys.executable, "-c", WITHOUT_RAY, *args], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == ["Error: --ray needs Ray, which is not installed: pip install 'gamesolve[ray]'"]
+
+
+def test_workers_without_ray_is_refused_in_one_line():
+    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "leduc", "--algo", "mccfr-p",
+                           "--iterations", "10", "--workers", "2"], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.strip().splitlines() == [
+        "Error: --workers needs --ray [ADDRESS|local] (threads on this machine: --threads)"]
