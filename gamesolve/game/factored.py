@@ -128,6 +128,9 @@ class FactoredGame:
     removal: Any = None
     # Rollout terminals (gamesolve/game/rollout.py): a Rollout bundle, or None.
     rollout: Any = None
+    # Public chance outcomes dealt once for their symmetric twins (gamesolve/game/symmetry.py):
+    # valid while every player's reach is invariant under its permutations.
+    symmetry: Any = None
 
     # -- shapes -------------------------------------------------------------------------
     @property

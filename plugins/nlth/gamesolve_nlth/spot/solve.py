@@ -13,6 +13,7 @@ from gamesolve.solve.spec import Progress
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
+from gamesolve_nlth.spot.suits import ranges_symmetric
 from gamesolve_nlth.spot.tree import Spot, SpotError, build_spot, spot_ranges
 from gamesolve_nlth.state import CHECK_CALL, FOLD, action_raise_to
 
@@ -49,13 +50,14 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     best response every ``check_every`` iterations), ``max_iterations`` or ``max_seconds``.
     ``progress`` shows iterations with the latest exploitability."""
     started = time.perf_counter()
-    progress.note("building the betting tree")
-    form = build_spot(spot)
     reach = spot_ranges(spot, oop, ip)
     if not reach[0].any() or not reach[1].any():
         raise SpotError("a range holds no hand the board leaves")
+    progress.note("building the betting tree")
+    # Mirror-image turn and river cards are dealt once when the ranges allow it (exact).
+    form = build_spot(spot, symmetric=ranges_symmetric(reach, spot.board))
     build = time.perf_counter() - started
-    solver = VectorCFR(form, TABULAR_ALGORITHMS[weighting], root_reach=reach, threads=threads)
+    solver = VectorCFR(form, TABULAR_ALGORITHMS[weighting], root_reach=reach, threads=threads, dtype=np.float32)
     solver.run(1)  # compiles the kernels: not solving time
     progress.start(max_iterations, "it", f"solving {form.num_nodes:,} nodes")
     started = time.perf_counter()
@@ -76,10 +78,8 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
 def root_strategy(spot: Spot, form, solver: VectorCFR, reach: np.ndarray) -> tuple[dict, dict]:
     """The first player's average strategy at the root, weighted by how likely each hand is
     (its range weight times the opponent's compatible range), overall and by hand class."""
-    rows = solver.average_rows()
     labels = [int(a) for a in form.labels(0)]
-    n = len(labels)
-    probs = np.stack([rows[solver.row_offset[0] + np.arange(NUM_HANDS) * n + a] for a in range(n)], axis=1)
+    probs = solver.node_strategy(0)
     opponent = np.zeros(NUM_HANDS)
     fixed_cfv(reach[1], HAND_CARDS, 52, 1.0, opponent, np.empty(52))
     weight = reach[0] * opponent
