@@ -302,11 +302,19 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
         # Leaving: decision nodes of p finish their values and regrets.
         if kind == DECISION and tree.player[node] == p and mode == UPDATE:
             row0 = off[tree.row_owner[node]]
-            for a in range(n):
-                for s in range(n_states):
-                    tables.regrets[row0 + s * n + a] += act[d, a, s] - V[d, s]
-            if fixed.index[tree.row_owner[node]] < 0:
-                _discount(tables.regrets, row0, n_states * n, rm_plus, discount, pos_d, neg_d)
+            # Shared and frozen rows are discounted once, after the pass.
+            now = fixed.index[tree.row_owner[node]] < 0
+            regrets = tables.regrets
+            for s in range(n_states):
+                v = V[d, s]
+                for a in range(n):
+                    i = row0 + s * n + a
+                    r = regrets[i] + (act[d, a, s] - v)
+                    if now and rm_plus and r < 0.0:
+                        r = 0.0
+                    elif now and discount:
+                        r = r * (pos_d if r > 0.0 else neg_d)
+                    regrets[i] = r
         if d == 0:
             break
         # Up: the parent takes this node's values.
