@@ -9,6 +9,7 @@ from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, RangeError, hand_class, parse_range
+from gamesolve_nlth.spot.suits import card_classes
 from gamesolve_nlth.spot.tree import ALLIN, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges
 
 SIZES = StreetSizes(bets=(0.5, 1.0, ALLIN), raises=(1.0, ALLIN))
@@ -119,6 +120,17 @@ def test_mirror_image_river_cards_are_dealt_once_with_the_same_values():
     (e_full, v_full), (e_mirror, v_mirror) = (s.exploitability() for s in solvers)
     assert v_mirror == pytest.approx(v_full, abs=1e-9)
     assert np.allclose(solvers[1].node_strategy(0), solvers[0].node_strategy(0), atol=1e-9)
+
+
+def test_only_the_spots_own_suit_symmetries_merge_cards():
+    # QsJh2h: clubs and diamonds are alike. After the Qc, clubs and spades look alike on the
+    # board, but the flop's play told them apart: they stay apart.
+    flop = tuple(parse_cards("QsJh2h"))
+    kept = {card: [t for t, _ in twins] for card, twins in card_classes(flop, flop)}
+    assert len(kept) == 36 and kept[parse_cards("Ac")[0]] == parse_cards("Ad")
+    turn = flop + tuple(parse_cards("Qc"))
+    assert all(twins == [] for _, twins in card_classes(turn, flop))
+    assert len(card_classes(turn, turn)) < 48  # as a turn spot, clubs and spades are alike
 
 
 def test_ranges_that_tell_mirror_suits_apart_are_refused_on_a_symmetric_spot():

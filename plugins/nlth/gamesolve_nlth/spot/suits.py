@@ -29,10 +29,15 @@ def board_symmetries(board: tuple[int, ...]) -> list[tuple[int, ...]]:
     return [pi for pi in PERMUTATIONS if {apply(pi, c) for c in cards} == cards]
 
 
-def card_classes(board: tuple[int, ...]) -> list[tuple[int, list[tuple[int, tuple[int, ...]]]]]:
+def card_classes(board: tuple[int, ...], spot_board: tuple[int, ...]) -> list[tuple[int, list[tuple[int, tuple[int, ...]]]]]:
     """The cards left by ``board`` in classes of mirror images: ``(kept card, [(twin card,
-    permutation mapping the kept card to it), ...])``, kept cards in increasing order."""
-    group = board_symmetries(board)
+    permutation mapping the kept card to it), ...])``, kept cards in increasing order.
+
+    Only symmetries of the spot's own board count (the ranges, and so the reach, are
+    invariant under those alone): a turn card can make the board symmetric in suits the flop
+    told apart (QsJh2h then Qc: clubs and spades), and those stay apart."""
+    spot_group = set(board_symmetries(spot_board))
+    group = [pi for pi in board_symmetries(board) if pi in spot_group]
     seen: set[int] = set()
     out = []
     for card in range(52):

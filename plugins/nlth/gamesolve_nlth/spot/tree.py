@@ -189,7 +189,7 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
         if kind == CHANCE:
             # Every card the board leaves; the engine gets one it accepts (betting is the same).
             free = [c for c in range(52) if not (int(s[E.H_USED]) >> c) & 1]
-            dealt = card_classes(board) if symmetric else [(c, []) for c in range(52) if c not in board]
+            dealt = card_classes(board, tuple(spot.board)) if symmetric else [(c, []) for c in range(52) if c not in board]
             for card, mirrors in reversed(dealt):
                 child = s.copy()
                 E.deal_card(child, card if card in free else free[0])
