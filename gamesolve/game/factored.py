@@ -130,6 +130,9 @@ class FactoredGame:
     removal: Any = None
     # Rollout terminals (gamesolve/game/rollout.py): a Rollout bundle, or None.
     rollout: Any = None
+    # Public chance outcomes dealt once for their symmetric twins (gamesolve/game/symmetry.py):
+    # valid while every player's reach is invariant under its permutations.
+    symmetry: Any = None
     # The kernels' copy of ``table``, deal-major (made on first use; see terminal_arrays).
     _table_by_deal: np.ndarray | None = attrs.field(default=None, init=False, repr=False)
 

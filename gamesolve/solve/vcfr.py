@@ -19,8 +19,9 @@ import numpy as np
 
 from gamesolve.errors import UserError
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, FactoredGame, FormError, subtree_ends
-from gamesolve.game.removal import fixed_cfv, no_removal
+from gamesolve.game.removal import Removal, fixed_cfv, no_removal
 from gamesolve.game.removal_multi import check_pair_items, prefix_sweep
+from gamesolve.game.symmetry import has_twins, invariant, no_symmetry, restrict
 from gamesolve.game.terminals import empty_terminal_deals, terminal_deals
 from gamesolve.solve import vcfr_kernels as K
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
@@ -35,12 +36,17 @@ class VectorCFR:
     three players (:mod:`gamesolve.game.removal`, :mod:`gamesolve.game.removal_multi`).
 
     Threads run the subtrees under the first public chance nodes when the game has at least
-    :attr:`parallel_min` node-private-state pairs.
+    :attr:`parallel_min` node-private-state pairs. With item removal, private states no
+    player can hold at the root (zero reach for everyone) are left out of the tables and the
+    path vectors; the public row layout (:attr:`row_offset`, :meth:`average_rows`) keeps every
+    state (a state left out plays uniformly).
 
     :param root_reach: ``[P, S]`` each player's reach over private states at the root (a
         search subgame's range beliefs); ones for a whole game.
     :param frozen: ``{(node, private state): probabilities}`` rows whose strategy is fixed
         (a searcher's own earlier actions with its actual hand).
+    :param dtype: of the regret and average tables: ``np.float64`` (the default: iterates
+        follow tabular CFR to rounding) or ``np.float32`` (half the memory; spots).
     """
 
     parallel_min = 200_000
@@ -48,7 +54,7 @@ class VectorCFR:
     def __init__(self, form: FactoredGame, config: CFRConfig = TABULAR_ALGORITHMS["dcfr"], *,
                  sample_chance: bool = False, seed: int = 0, threads: int = 1,
                  root_reach: np.ndarray | None = None,
-                 frozen: Mapping[tuple[int, int], np.ndarray] | None = None):  # fmt: skip
+                 frozen: Mapping[tuple[int, int], np.ndarray] | None = None, dtype=np.float64):  # fmt: skip
         if form.rollout is not None:
             raise FormError("vcfr cannot value rollout leaves (depth-limited subgames): use a sampling solver")
         if form.removal is not None and form.num_players not in (2, 3):
@@ -60,105 +66,193 @@ class VectorCFR:
                 f"vcfr needs a game whose deals can be listed and whose private states stay the same "
                 f"through the game ({form.game_name}'s form: {form.describe or 'abstracted'})"
             )
+        dtype = np.dtype(dtype)
+        if dtype not in (np.float32, np.float64):
+            raise ValueError(f"vcfr tables are float32 or float64, not {dtype}")
         self.form = form
         self.config = config
         self.threads = int(threads)
         self.iterations = 0
-        n, p, s = form.num_nodes, form.num_players, int(form.num_private[0])
-        self.num_states = s
+        n, p, full = form.num_nodes, form.num_players, int(form.num_private[0])
+        self.num_states = full
+        reach = np.ones((p, full)) if root_reach is None else np.ascontiguousarray(root_reach, dtype=np.float64)
+        if reach.shape != (p, full):
+            raise ValueError(f"root_reach must have shape {(p, full)}, got {reach.shape}")
+        keep = reach.any(axis=0)
+        self.states = np.flatnonzero(keep) if form.removal is not None and not keep.all() else np.arange(full)
+        s = len(self.states)
         owners = (form.node_kind == DECISION) & (form.row_owner == np.arange(n))
-        sizes = np.where(owners, form.num_actions * s, 0).astype(np.int64)
-        self.row_offset = np.where(owners, np.cumsum(sizes) - sizes, -1).astype(np.int64)
-        total = int(sizes.sum())
-        _check_memory(8 * (3 * total + n * (p + 1) * s), form)
-        reach = np.ones((p, s)) if root_reach is None else np.ascontiguousarray(root_reach, dtype=np.float64)
-        if reach.shape != (p, s):
-            raise ValueError(f"root_reach must have shape {(p, s)}, got {reach.shape}")
+        self.row_offset = _offsets(owners, form.num_actions, full)
+        offset, total = _offsets(owners, form.num_actions, s), int((form.num_actions[owners].astype(np.int64) * s).sum())
+        self._tree = form.tree_arrays()
+        depth, widest = K.depth_and_width(self._tree)
+        self._cuts, self._no_cuts = self._parallel_cuts(s)
+        scratch_bytes = numba.config.NUMBA_NUM_THREADS * 8 * s * (depth + 1) * (p + 1 + 2 * widest)
+        cut_bytes = 8 * s * (self._cuts.reach.shape[0] * (p + 1) + len(self._cuts.job_cut))
+        _check_memory(2 * dtype.itemsize * total + scratch_bytes + cut_bytes, form, s)
         self.tables = K.VectorTables(
-            row_offset=self.row_offset,
-            regrets=np.zeros(total),
-            avg=np.zeros(total),
-            sigma=np.zeros(total),
-            reach=np.zeros((n, p, s)),
-            cfv=np.zeros((n, s)),
-            active=np.zeros(n, dtype=np.bool_),
-            root_reach=reach,
+            row_offset=offset,
+            regrets=np.zeros(total, dtype=dtype),
+            avg=np.zeros(total, dtype=dtype),
+            root_reach=np.ascontiguousarray(reach[:, self.states]),
         )
         if form.removal is None:
             self.terminal_deals = terminal_deals(form)
             self.removal = no_removal(n)
         else:
             self.terminal_deals = empty_terminal_deals(n, p)
-            self.removal = form.removal
+            self.removal = _restrict_removal(form.removal, self.states)
+        sym = form.symmetry if form.symmetry is not None else no_symmetry(len(form.child_list), full)
+        if has_twins(sym):
+            if not invariant(sym, reach):
+                raise FormError("the ranges tell apart suits the spot's symmetry merges: build it without symmetry")
+            if frozen:
+                raise FormError("frozen rows break the chance symmetry: build the game without symmetry")
+        self._symmetry = restrict(sym, self.states)
         self._terminals = form.terminal_arrays()
         self.schedule = K.Schedule(
             bool(config.rm_plus), bool(config.discount), float(config.alpha), float(config.beta),
             float(config.gamma), bool(sample_chance), np.uint64(seed),
         )  # fmt: skip
-        self._tree = form.tree_arrays()
-        slots, probs = [], []
-        for (node, private), dist in (frozen or {}).items():
-            owner = form.row_owner[node]
-            n_act = form.num_actions[node]
-            base = self.row_offset[owner] + private * n_act
-            slots.extend(range(base, base + n_act))
-            probs.extend(np.asarray(dist, dtype=np.float64))
-        self._frozen_slots = np.array(slots, dtype=np.int64)
-        self._frozen_probs = np.array(probs, dtype=np.float64)
-        self._ranges, self._in_range = self._parallel_ranges()
-        self._no_skip = np.zeros(n, dtype=np.bool_)
+        self._fixed = self._fixed_rows(offset, frozen or {})
+        threads_n = numba.config.NUMBA_NUM_THREADS
+        a = max(widest, 1)
+        self._scratch = K.Scratch(
+            node=np.zeros((threads_n, depth + 1), np.int64), k=np.zeros((threads_n, depth + 1), np.int64),
+            reach=np.zeros((threads_n, depth + 1, p, s)), value=np.zeros((threads_n, depth + 1, s)),
+            act=np.zeros((threads_n, depth + 1, a, s)), sigma=np.zeros((threads_n, depth + 1, a, s)),
+            chosen=np.zeros((threads_n, depth + 1), np.int64), sums=np.zeros((threads_n, max(self.removal.n_items, 1))),
+            start=np.zeros((threads_n, p, s)),
+        )  # fmt: skip
+        self._root_values = np.zeros(s)
 
-    def _parallel_ranges(self) -> tuple[np.ndarray, np.ndarray]:
-        """The subtrees under the first public chance nodes, when they can run on threads:
-        more than one thread and no table rows shared across them."""
+    @property
+    def parallel_jobs(self) -> int:
+        """Subtrees a pass runs on threads (0: one thread walks the whole tree)."""
+        return len(self._cuts.job_cut)
+
+    def _parallel_cuts(self, s: int) -> tuple[K.Cuts, K.Cuts]:
+        """The first public chance nodes and their outcomes as thread jobs, when more than one
+        thread is asked, the game is large enough and no table rows are shared across jobs."""
         form = self.form
-        in_range = np.zeros(form.num_nodes, dtype=np.bool_)
+        n = form.num_nodes
+        none = _cuts(np.full(n, -1, np.int32), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), form.num_players, s)
         # Entering a parallel region costs tens of microseconds per pass (far more on a loaded
         # machine): worth it only when the subtrees hold real work.
-        if self.threads <= 1 or form.num_nodes * self.num_states < self.parallel_min:
-            return np.zeros((0, 2), dtype=np.int64), in_range
-        end = subtree_ends(form)
+        if self.threads <= 1 or n * s < self.parallel_min:
+            return none, none
         first = np.flatnonzero((form.node_kind == CHANCE) & (form.node_level == 0))
-        ranges = np.array([(c, end[c]) for node in first for c in form.children(node)], dtype=np.int64).reshape(-1, 2)
-        label = np.full(form.num_nodes, -1, dtype=np.int64)
-        for j, (lo, hi) in enumerate(ranges):
-            label[lo:hi] = j
+        if len(first) == 0:
+            return none, none
+        end = subtree_ends(form)
+        job_edge = np.concatenate([np.arange(form.child_start[c], form.child_start[c + 1]) for c in first]).astype(np.int64)
+        job_cut = np.repeat(np.arange(len(first)), form.num_actions[first]).astype(np.int64)
+        label = np.full(n, -1, dtype=np.int64)
+        for j, k in enumerate(job_edge):
+            child = form.child_list[k]
+            label[child : end[child]] = j
         decision = np.flatnonzero(form.node_kind == DECISION)
         if np.any(label[decision] != label[form.row_owner[decision]]):
-            return np.zeros((0, 2), dtype=np.int64), in_range
-        in_range[label >= 0] = True
-        return ranges, in_range
+            return none, none
+        cut = np.full(n, -1, np.int32)
+        cut[first] = np.arange(len(first), dtype=np.int32)
+        return _cuts(cut, first.astype(np.int64), job_cut, job_edge, form.num_players, s), none
+
+    def _fixed_rows(self, offset: np.ndarray, frozen: Mapping[tuple[int, int], np.ndarray]) -> K.Fixed:
+        """Rows shared by several nodes and rows with frozen states: their strategy is set at
+        the start of each pass."""
+        form = self.form
+        n, s = form.num_nodes, len(self.states)
+        decision = np.flatnonzero(form.node_kind == DECISION)
+        owner_of = form.row_owner[decision]
+        fixed = np.zeros(n, dtype=bool)
+        fixed[owner_of[owner_of != decision]] = True
+        compact = np.full(self.num_states, -1, dtype=np.int64)
+        compact[self.states] = np.arange(s)
+        for node, _ in frozen:
+            fixed[form.row_owner[node]] = True
+        owners = np.flatnonzero(fixed)
+        sizes = form.num_actions[owners].astype(np.int64) * s
+        start = np.cumsum(sizes) - sizes
+        index = np.full(n, -1, dtype=np.int64)
+        index[owners] = np.arange(len(owners))
+        buffer_slots, table_slots, probs = [], [], []
+        for (node, private), dist in frozen.items():
+            owner, c = form.row_owner[node], compact[private]
+            if c < 0:
+                continue  # a state nobody holds: its strategy never matters
+            n_act = int(form.num_actions[node])
+            buffer_slots.extend(start[index[owner]] + c * n_act + np.arange(n_act))
+            table_slots.extend(offset[owner] + c * n_act + np.arange(n_act))
+            probs.extend(np.asarray(dist, dtype=np.float64))
+        return K.Fixed(
+            index=index, owner=owners.astype(np.int64), start=start.astype(np.int64), sigma=np.zeros(int(sizes.sum())),
+            seen=np.zeros(len(owners), dtype=np.bool_), buffer_slots=np.array(buffer_slots, dtype=np.int64),
+            table_slots=np.array(table_slots, dtype=np.int64), probs=np.array(probs, dtype=np.float64),
+        )  # fmt: skip
+
+    def _kernel_args(self):
+        return (self._tree, self._terminals, self.terminal_deals, self.removal, self._symmetry, self.tables)
 
     def run(self, iterations: int, batch: int = 0, on_batch: Callable[[int], None] | None = None) -> None:
         """Run ``iterations`` more iterations, calling ``on_batch(done)`` after each batch."""
         if iterations <= 0:
             raise ValueError(f"iterations must be positive, got {iterations}")
-        if len(self._ranges):
-            numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
+        self._set_threads()
         batch = batch or max(1, min(iterations, 100))
         done = 0
         while done < iterations:
             step = min(batch, iterations - done)
             K.run(
-                self._tree, self._terminals, self.terminal_deals, self.removal, self.tables, self.schedule, self._ranges, self._in_range,
-                self._no_skip, self._frozen_slots, self._frozen_probs, self.iterations + 1, self.iterations + step,
-                self.form.num_players, self.threads,
+                *self._kernel_args(), self.schedule, self._fixed, self._cuts, self._no_cuts, self._scratch,
+                self.iterations + 1, self.iterations + step, self.form.num_players, self._root_values,
             )  # fmt: skip
             self.iterations += step
             done += step
             if on_batch is not None:
                 on_batch(step)
 
+    def _set_threads(self) -> None:
+        if self.parallel_jobs:
+            numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
+
     def average_rows(self) -> np.ndarray:
-        out = np.empty_like(self.tables.avg)
-        K.normalise(self._tree, self.tables.avg, self.row_offset, self.num_states, out)
-        return out
+        """The average strategy of every row, in the public layout (:attr:`row_offset`)."""
+        return self._rows(self.tables.avg)
 
     def current_rows(self) -> np.ndarray:
         """The strategy of the latest regrets (the final iterate, which search plays)."""
-        K.regret_matching(self._tree, self.tables, self.num_states)
-        out = self.tables.sigma.copy()
-        out[self._frozen_slots] = self._frozen_probs
+        return self._rows(self.tables.regrets, frozen=True)
+
+    def _rows(self, table: np.ndarray, frozen: bool = False) -> np.ndarray:
+        rows = np.empty(len(table))
+        K.strategies(self._tree, table, self.tables.row_offset, len(self.states), rows)
+        if frozen:
+            rows[self._fixed.table_slots] = self._fixed.probs
+        if len(self.states) == self.num_states:
+            return rows
+        owners = self.row_offset >= 0
+        out = np.empty(int((self.form.num_actions[owners].astype(np.int64) * self.num_states).sum()))
+        K.expand_rows(self._tree, rows, self.tables.row_offset, self.row_offset, self.states, self.num_states, out)
+        return out
+
+    def node_strategy(self, node: int, which: str = "average") -> np.ndarray:
+        """``[S, actions]``: one decision node's average (or current) strategy for every
+        private state (uniform for states left out)."""
+        n_act = int(self.form.num_actions[node])
+        owner = self.form.row_owner[node]
+        s = len(self.states)
+        table = self.tables.avg if which == "average" else self.tables.regrets
+        base = self.tables.row_offset[owner]
+        rows = table[base : base + s * n_act].reshape(s, n_act).astype(np.float64)
+        positive = np.maximum(rows, 0.0)
+        total = positive.sum(axis=1, keepdims=True)
+        out = np.full((self.num_states, n_act), 1.0 / n_act)
+        out[self.states] = np.divide(positive, total, out=np.full_like(positive, 1.0 / n_act), where=total > 0)
+        if which != "average":
+            for slot, prob in zip(self._fixed.table_slots, self._fixed.probs):
+                if base <= slot < base + s * n_act:
+                    out[self.states[(slot - base) // n_act], (slot - base) % n_act] = prob
         return out
 
     def exploitability(self, which: str = "average") -> tuple[float, list[float]]:
@@ -167,14 +261,18 @@ class VectorCFR:
         ``p`` against the others' strategies, over the root's deals and reach. In a zero-sum
         game the players' values sum to zero, so the sum of the BR_p is the NashConv; with two
         players the mean is the usual exploitability."""
-        rows = self.average_rows() if which == "average" else self.current_rows()
         if self.form.num_players != 2 and not self._zero_sum():
             raise ValueError("vector best response of more than two players is for zero-sum games")
+        self._set_threads()
         reach = self.tables.root_reach
+        sched = self.schedule._replace(sample_chance=False)
         mass = self.root_mass()
         values = []
+        cfv = np.zeros(len(self.states))
         for p in range(self.form.num_players):
-            cfv = K.best_response_values(self._tree, self._terminals, self.terminal_deals, self.removal, self.tables, p, rows)
+            K.best_response_values(
+                *self._kernel_args(), sched, self._fixed, self._cuts, self._no_cuts, self._scratch, p, which == "average", cfv
+            )  # fmt: skip
             values.append(float(reach[p] @ cfv) / mass)
         return sum(values) / len(values), values
 
@@ -215,6 +313,34 @@ class VectorCFR:
         return rows[base : base + n_act]
 
 
+def _offsets(owners: np.ndarray, num_actions: np.ndarray, states: int) -> np.ndarray:
+    """Each owner node's first table entry (``states`` rows of its actions), -1 elsewhere."""
+    sizes = np.where(owners, num_actions.astype(np.int64) * states, 0)
+    return np.where(owners, np.cumsum(sizes) - sizes, -1).astype(np.int64)
+
+
+def _cuts(cut, nodes, job_cut, job_edge, players: int, states: int) -> K.Cuts:
+    c, j = len(nodes), len(job_cut)
+    return K.Cuts(
+        cut=cut, node=nodes, job_cut=job_cut, job_edge=job_edge, reach=np.zeros((c, players, states)),
+        value=np.zeros((c, states)), job_value=np.zeros((j, states)), job_done=np.zeros(j, dtype=np.bool_),
+    )  # fmt: skip
+
+
+def _restrict_removal(rm: Removal, states: np.ndarray) -> Removal:
+    """Item removal over the kept states only (their items; strengths and order per path)."""
+    if len(states) == rm.items.shape[0]:
+        return rm
+    compact = np.full(rm.items.shape[0], -1, dtype=np.int32)
+    compact[states] = np.arange(len(states), dtype=np.int32)
+    kept = compact[rm.path_order]
+    order = kept[kept >= 0].reshape(rm.path_order.shape[0], len(states))
+    return Removal(
+        np.ascontiguousarray(rm.items[states]), rm.n_items, rm.node_path,
+        np.ascontiguousarray(rm.path_strength[:, states]), np.ascontiguousarray(order, dtype=np.int32), rm.chance_weight,
+    )  # fmt: skip
+
+
 def available_memory() -> int | None:
     """Bytes of memory the system can still give (``MemAvailable``), None where unknown."""
     try:
@@ -227,12 +353,12 @@ def available_memory() -> int | None:
     return None
 
 
-def _check_memory(needed: int, form: FactoredGame) -> None:
+def _check_memory(needed: int, form: FactoredGame, states: int) -> None:
     free = available_memory()
     if free is not None and needed > 0.9 * free:
         raise UserError(
             f"vcfr on {form.describe or form.game_name} needs {needed / 2**30:.1f} GB "
-            f"({form.num_nodes:,} nodes x {int(form.num_private[0]):,} private states); "
+            f"({form.num_nodes:,} nodes x {states:,} private states); "
             f"{free / 2**30:.1f} GB are free: solve a smaller game (fewer actions, a later round)"
         )
 

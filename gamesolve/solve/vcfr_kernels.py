@@ -1,29 +1,41 @@
 """Numba kernels of vector-form CFR over a factored game (:mod:`gamesolve.game.factored`).
 
-Each public node carries, for every player, a vector of reach probabilities over their
-private states, and for the updating player a vector of counterfactual values. One pass for
-player ``p`` (alternating updates, as :mod:`gamesolve.solve.tabular_kernels`):
+One pass for player ``p`` (alternating updates, as :mod:`gamesolve.solve.tabular_kernels`)
+walks the public tree depth first with an explicit stack (no recursion: DESIGN.md, principle
+4). Only the current path carries vectors over private states, so memory is
+O(depth x states) besides the tables (b-inary/postflop-solver's layout):
 
-1. forward, in preorder: a decision node multiplies its actor's reach by the current
-   strategy of each private state; chance nodes pass every vector on unchanged (the chance
-   probabilities live in the deal weights, so card removal is exact);
-2. backward, in reverse preorder: terminals evaluate ``p``'s values against the others'
-   reach over the consistent listed deals (:func:`gamesolve.game.terminals.terminal_cfv`);
-   ``p``'s decision nodes take the strategy-weighted sum and add each action's advantage
-   to the regrets; other nodes sum their children;
-3. ``p``'s rows add reach-weighted strategies to the average, then regrets are discounted
-   (DCFR / Linear CFR) or clipped (CFR+), with the same schedule as the tabular kernel.
+* entering a node, every player's reach vector comes from its parent's: a decision node's
+  actor multiplies by the current strategy of each private state (regret matching of the
+  node's rows, computed on entry); a public chance outcome zeroes the reach of the states
+  that hold the dealt item (card removal);
+* ``p``'s decision nodes add their reach-weighted strategy to the average on entry;
+* leaving a node, its values for ``p`` go to its parent: terminals evaluate ``p``'s values
+  against the others' reach (listed deals: :func:`gamesolve.game.terminals.terminal_cfv`;
+  item removal: :func:`item_terminal`); ``p``'s decision nodes take the strategy-weighted sum,
+  add each action's advantage to the regrets and discount (DCFR / Linear CFR) or clip (CFR+)
+  them, with the same schedule as the tabular kernel; chance nodes add their outcomes' values
+  times the outcome weight (and the permuted values of symmetric twins:
+  :mod:`gamesolve.game.symmetry`); other nodes sum their children.
 
-Nodes of one subtree range are independent, so the subtrees under public chance run on
-threads (``prange``), each writing only its own nodes and rows. With ``sample_chance`` each
-chance node follows one uniformly sampled outcome per iteration and scales its value by the
-number of outcomes (public chance sampling: unbiased, cheaper iterations).
+A row's strategy is fixed for the whole pass because it is read before the row changes.
+Rows shared by several nodes (``row_owner``) and frozen rows take their strategy from a buffer
+filled at the start of the pass (:data:`Fixed`) and are discounted at its end.
+
+Threads: the subtrees under the first public chance nodes are independent (own nodes, own
+rows). A pass then walks the tree above them once to collect their reach, runs each outcome's
+subtree on a thread (``prange``), combines the outcomes, and walks the top again with those
+values. With ``sample_chance`` each chance node follows one uniformly sampled outcome per
+iteration and scales its value by the number of outcomes (public chance sampling).
+
+Tables (regrets, average) are float32 or float64 (the caller's choice); path vectors are float64.
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -33,32 +45,96 @@ from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.game.terminals import terminal_cfv
 from gamesolve.rng import splitmix, stream
 
-VectorTables = namedtuple("VectorTables", "row_offset regrets avg sigma reach cfv active root_reach")
-"""Rows of each owner node (``row_offset``, -1 elsewhere), regrets, average, current strategy,
-reach ``[N, P, S]``, values ``[N, S]``, the nodes a sampled iteration visits, and the root's reach."""
+UPDATE, BEST_RESPONSE, COLLECT = 0, 1, 2
+"""Pass modes: CFR updates; best-response values (no updates); reach at the cut nodes only."""
+
+VectorTables = namedtuple("VectorTables", "row_offset regrets avg root_reach")
+"""Rows of each owner node (``row_offset``, -1 elsewhere), regrets and average strategy sums
+(float32 or float64), and every player's reach ``[P, S]`` at the root."""
 
 Schedule = namedtuple("Schedule", "rm_plus discount alpha beta gamma sample_chance seed")
 
+Fixed = namedtuple("Fixed", "index owner start sigma seen buffer_slots table_slots probs")
+"""Rows whose strategy is set at the start of a pass: ``index[node]`` numbers the owner node
+(-1 for rows computed on entry), ``owner[j]`` and ``start[j]`` (its rows in ``sigma``), whether
+a pass ``seen`` it, and the frozen entries (``buffer_slots`` in ``sigma``, ``table_slots`` in
+the tables, fixed ``probs``)."""
+
+Scratch = namedtuple("Scratch", "node k reach value act sigma chosen sums start")
+"""Per-thread path buffers (first axis: thread): node and next child per depth, reach
+``[D, P, S]``, values ``[D, S]``, action values and strategies ``[D, A, S]``, the sampled
+outcome per depth, item sums, and a subtree's starting reach ``[P, S]``."""
+
+Cuts = namedtuple("Cuts", "cut node job_cut job_edge reach value job_value job_done")
+"""The threaded split: ``cut[n]`` numbers the first public chance nodes (-1 elsewhere), their
+``node``, the jobs (one per outcome: its cut and edge), the reach and values at each cut, each
+job's values and whether it ran."""
+
+
+@njit(cache=True, inline="always")
+def _strategy(table, row, n_act, out, a_stride, s):
+    """Regret matching of ``table[row : row + n_act]`` into ``out[a * a_stride + s]``: positive
+    entries normalised, else uniform (on an average, all non-negative, this normalises)."""
+    total = 0.0
+    for a in range(n_act):
+        v = table[row + a]
+        if v > 0.0:
+            total += v
+    if total > 0.0:
+        for a in range(n_act):
+            v = table[row + a]
+            out[a * a_stride + s] = v / total if v > 0.0 else 0.0
+    else:
+        for a in range(n_act):
+            out[a * a_stride + s] = 1.0 / n_act
+
 
 @njit(cache=True)
-def regret_matching(tree, tables, n_states):
-    """The current strategy of every row (positive regrets normalised, else uniform)."""
-    regrets, sigma, off = tables.regrets, tables.sigma, tables.row_offset
+def strategies(tree, table, row_offset, n_states, out):
+    """The strategy (regret matching, or the normalised average) of every row of ``table``."""
     for node in range(tree.kind.shape[0]):
-        if off[node] < 0:
+        if row_offset[node] < 0:
             continue
         n_act = tree.child_start[node + 1] - tree.child_start[node]
         for s in range(n_states):
-            row = off[node] + s * n_act
-            total = 0.0
+            row = row_offset[node] + s * n_act
+            _strategy(table, row, n_act, out[row:], 1, 0)
+
+
+@njit(cache=True)
+def expand_rows(tree, rows, offset, public_offset, states, n_public, out):
+    """Rows over the kept ``states`` into the public layout over ``n_public`` states; states
+    left out play uniformly."""
+    n_kept = states.shape[0]
+    for node in range(tree.kind.shape[0]):
+        if offset[node] < 0:
+            continue
+        n_act = tree.child_start[node + 1] - tree.child_start[node]
+        base = public_offset[node]
+        for i in range(n_public * n_act):
+            out[base + i] = 1.0 / n_act
+        for c in range(n_kept):
             for a in range(n_act):
-                if regrets[row + a] > 0.0:
-                    total += regrets[row + a]
-            for a in range(n_act):
-                if total > 0.0:
-                    sigma[row + a] = regrets[row + a] / total if regrets[row + a] > 0.0 else 0.0
-                else:
-                    sigma[row + a] = 1.0 / n_act
+                out[base + states[c] * n_act + a] = rows[offset[node] + c * n_act + a]
+
+
+@njit(cache=True)
+def depth_and_width(tree):
+    """The deepest node's depth and the most actions at a decision node (preorder tree)."""
+    n = tree.kind.shape[0]
+    depth = np.zeros(n, np.int64)
+    deepest = 0
+    widest = 0
+    for node in range(n):
+        c0 = tree.child_start[node]
+        c1 = tree.child_start[node + 1]
+        if tree.kind[node] == DECISION and c1 - c0 > widest:
+            widest = c1 - c0
+        for k in range(c0, c1):
+            depth[tree.child_list[k]] = depth[node] + 1
+        if depth[node] > deepest:
+            deepest = depth[node]
+    return deepest, widest
 
 
 @njit(cache=True)
@@ -66,122 +142,15 @@ def _sampled_child(tree, node, t, seed):
     c0 = tree.child_start[node]
     n = tree.child_start[node + 1] - c0
     _, u = splitmix(stream(seed, np.uint64(t) * np.uint64(0x100000001B3) + np.uint64(node)))
-    return tree.child_list[c0 + min(int(u * n), n - 1)]
-
-
-@njit(cache=True)
-def forward(tree, rm, tables, lo, hi, skip, t, sample_chance, seed):
-    """Reach vectors of the children of nodes ``lo..hi-1`` (preorder), nodes flagged in
-    ``skip`` excepted; marks the nodes this iteration visits. With item removal (``rm``), a
-    chance outcome zeroes the reach of the states holding the dealt item."""
-    reach, sigma, off, active = tables.reach, tables.sigma, tables.row_offset, tables.active
-    n_states = reach.shape[2]
-    for node in range(lo, hi):
-        if skip[node]:
-            continue
-        kind = tree.kind[node]
-        if kind == TERMINAL:
-            continue
-        c0 = tree.child_start[node]
-        c1 = tree.child_start[node + 1]
-        if not active[node]:  # an unsampled subtree: nothing below is visited either
-            for k in range(c0, c1):
-                active[tree.child_list[k]] = False
-            continue
-        n_players = reach.shape[1]
-        if kind == CHANCE:
-            chosen = _sampled_child(tree, node, t, seed) if sample_chance else -1
-            for k in range(c0, c1):
-                child = tree.child_list[k]
-                active[child] = chosen < 0 or child == chosen
-                item = tree.edge_label[k] if rm.n_items > 0 else -1
-                for q in range(n_players):
-                    for s in range(n_states):
-                        reach[child, q, s] = 0.0 if item >= 0 and holds(rm.items, s, item) else reach[node, q, s]
-            continue
-        actor = tree.player[node]
-        row0 = off[tree.row_owner[node]]
-        n_act = c1 - c0
-        for k in range(c0, c1):
-            child = tree.child_list[k]
-            active[child] = True
-            a = k - c0
-            for q in range(n_players):
-                if q == actor:
-                    for s in range(n_states):
-                        reach[child, q, s] = reach[node, q, s] * sigma[row0 + s * n_act + a]
-                else:
-                    for s in range(n_states):
-                        reach[child, q, s] = reach[node, q, s]
-
-
-@njit(cache=True)
-def backward(tree, term, td, rm, tables, lo, hi, skip, p, sample_chance, best_response=False):
-    """Values of player ``p`` at nodes ``hi-1..lo`` (reverse preorder) and their regrets; with
-    ``best_response``, ``p`` takes the best action for each private state instead (no regrets)."""
-    reach, cfv, sigma, regrets, off, active = (
-        tables.reach, tables.cfv, tables.sigma, tables.regrets, tables.row_offset, tables.active,
-    )  # fmt: skip
-    n_states = cfv.shape[1]
-    sums = np.empty(max(rm.n_items, 1))
-    for node in range(hi - 1, lo - 1, -1):
-        if skip[node] or not active[node]:
-            continue
-        kind = tree.kind[node]
-        for s in range(n_states):
-            cfv[node, s] = 0.0
-        c0 = tree.child_start[node]
-        c1 = tree.child_start[node + 1]
-        if kind == TERMINAL:
-            if rm.n_items == 0:
-                terminal_cfv(td, node, p, reach[node], cfv[node])
-            else:
-                item_terminal(term, rm, node, p, reach[node], cfv[node], sums)
-        elif kind == DECISION and tree.player[node] == p and best_response:
-            for s in range(n_states):
-                cfv[node, s] = -np.inf
-            for k in range(c0, c1):
-                child = tree.child_list[k]
-                for s in range(n_states):
-                    if cfv[child, s] > cfv[node, s]:
-                        cfv[node, s] = cfv[child, s]
-        elif kind == DECISION and tree.player[node] == p:
-            row0 = off[tree.row_owner[node]]
-            n_act = c1 - c0
-            for k in range(c0, c1):
-                child = tree.child_list[k]
-                a = k - c0
-                for s in range(n_states):
-                    cfv[node, s] += sigma[row0 + s * n_act + a] * cfv[child, s]
-            for k in range(c0, c1):
-                child = tree.child_list[k]
-                a = k - c0
-                for s in range(n_states):
-                    regrets[row0 + s * n_act + a] += cfv[child, s] - cfv[node, s]
-        elif kind == CHANCE:
-            # Chance weights: 1 with listed deals (their probabilities carry chance), the
-            # probability of each dealt item with item removal; a sampled outcome stands for all.
-            w = rm.chance_weight[node] * ((c1 - c0) if sample_chance else 1.0)
-            for k in range(c0, c1):
-                child = tree.child_list[k]
-                if active[child]:
-                    item = tree.edge_label[k] if rm.n_items > 0 else -1
-                    for s in range(n_states):
-                        # A state holding the dealt item cannot see this outcome.
-                        if item < 0 or not holds(rm.items, s, item):
-                            cfv[node, s] += w * cfv[child, s]
-        else:
-            for k in range(c0, c1):
-                child = tree.child_list[k]
-                for s in range(n_states):
-                    cfv[node, s] += cfv[child, s]
+    return min(int(u * n), n - 1)
 
 
 @njit(cache=True)
 def item_terminal(term, rm, node, p, reach_node, out, sums):
-    """A terminal with item removal, given every player's reach ``reach_node[q, s]``. Two
-    players: a fixed payoff, or a contest where the winner takes the smaller stake (a larger
-    one's excess goes back to its payer); three players: :func:`three_player_cfv`."""
+    """Add player ``p``'s values at a terminal with item removal to ``out``, given every
+    player's reach ``reach_node[P, S]``. Two players: a fixed payoff, or a contest where the
+    winner takes the smaller stake (a larger one's excess goes back to its payer); three
+    players: :func:`three_player_cfv`."""
     if reach_node.shape[0] != 2:
         three_player_cfv(term, rm, node, p, reach_node, out)
     elif term.kind[node] == FIXED:
@@ -193,42 +162,268 @@ def item_terminal(term, rm, node, p, reach_node, out, sums):
 
 
 @njit(cache=True)
-def _update_rows(tree, tables, p, weight, sched, pos_d, neg_d, frozen):
-    """Average and discount (or clip) player ``p``'s rows after their pass."""
-    reach, sigma, regrets, avg, off, active = (
-        tables.reach, tables.sigma, tables.regrets, tables.avg, tables.row_offset, tables.active,
-    )  # fmt: skip
-    n_states = reach.shape[2]
-    for node in range(tree.kind.shape[0]):
-        if off[node] < 0 or tree.player[node] != p or not active[node]:
-            continue
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
+def _deal(tree, rm, k, reach, out):
+    """Every player's reach below chance edge ``k``: the states holding its item lose theirs."""
+    item = tree.edge_label[k] if rm.n_items > 0 else -1
+    for q in range(reach.shape[0]):
+        for s in range(reach.shape[1]):
+            out[q, s] = 0.0 if item >= 0 and holds(rm.items, s, item) else reach[q, s]
+
+
+@njit(cache=True)
+def _add_outcome(tree, rm, sym, k, w, child, out):
+    """Add chance edge ``k``'s values ``child`` times ``w`` to ``out`` (states holding its
+    item cannot see it), and its twins' permuted values."""
+    item = tree.edge_label[k] if rm.n_items > 0 else -1
+    n_states = out.shape[0]
+    for s in range(n_states):
+        if item < 0 or not holds(rm.items, s, item):
+            out[s] += w * child[s]
+    for j in range(sym.twin_start[k], sym.twin_start[k + 1]):
+        twin = sym.twin_item[j]
+        perm = sym.perms[sym.twin_perm[j]]
         for s in range(n_states):
-            row = off[node] + s * n_act
-            own = reach[node, p, s] * weight
-            for a in range(n_act):
-                avg[row + a] += own * sigma[row + a]
-                r = regrets[row + a]
-                if sched.rm_plus and r < 0.0:
-                    regrets[row + a] = 0.0
-                elif sched.discount:
-                    regrets[row + a] = r * (pos_d if r > 0.0 else neg_d)
-    for i in range(frozen.shape[0]):
-        # Frozen rows (a searcher's own earlier actions) keep their strategy: regrets stay 0
-        # and the strategy is re-imposed after each regret matching.
-        regrets[frozen[i]] = 0.0
+            if not holds(rm.items, s, twin):
+                out[s] += w * child[perm[s]]
+
+
+@njit(cache=True)
+def _chance_weight(tree, rm, node, sample_chance):
+    """A chance outcome's weight: 1 with listed deals (their probabilities carry chance), the
+    dealt item's probability with item removal; a sampled outcome stands for all."""
+    n = tree.child_start[node + 1] - tree.child_start[node]
+    return rm.chance_weight[node] * (n if sample_chance else 1.0)
+
+
+@njit(cache=True)
+def _discount(regrets, row, n, rm_plus, discount, pos_d, neg_d):
+    for i in range(row, row + n):
+        r = regrets[i]
+        if rm_plus and r < 0.0:
+            regrets[i] = 0.0
+        elif discount:
+            regrets[i] = r * (pos_d if r > 0.0 else neg_d)
+
+
+@njit(cache=True)
+def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid, root, p, t, weight, pos_d, neg_d,
+             mode, src, use_fixed, out):  # fmt: skip
+    """One depth-first pass for player ``p`` over ``root``'s subtree from the reach in
+    ``sc.start[tid]``; ``p``'s values at ``root`` go to ``out``. ``flags`` are the schedule's
+    (rm_plus, discount, sample_chance) (scalars: parallel loops cannot pass the schedule). ``src`` is the table whose
+    regret matching gives the strategies (the regrets, or the average for a best response
+    to it); ``mode`` is UPDATE, BEST_RESPONSE or COLLECT. Cut nodes are leaves: COLLECT
+    stores their reach, the other modes read their values from ``cuts.value``."""
+    node_at, k_at, R, V, act, sig, chosen, sums = (
+        sc.node[tid], sc.k[tid], sc.reach[tid], sc.value[tid], sc.act[tid], sc.sigma[tid], sc.chosen[tid], sc.sums[tid],
+    )  # fmt: skip
+    n_players = R.shape[1]
+    n_states = R.shape[2]
+    off = tables.row_offset
+    rm_plus, discount, sample = flags
+    for q in range(n_players):
+        for s in range(n_states):
+            R[0, q, s] = sc.start[tid, q, s]
+    node_at[0] = root
+    d = 0
+    entering = True
+    while True:
+        node = node_at[d]
+        kind = tree.kind[node]
+        c0 = tree.child_start[node]
+        n = tree.child_start[node + 1] - c0
+        if entering:
+            entering = False
+            k_at[d] = 0
+            c = cuts.cut[node]
+            if c >= 0:
+                if mode == COLLECT:
+                    for q in range(n_players):
+                        for s in range(n_states):
+                            cuts.reach[c, q, s] = R[d, q, s]
+                for s in range(n_states):
+                    V[d, s] = cuts.value[c, s] if mode != COLLECT else 0.0
+                k_at[d] = n
+            elif kind == TERMINAL:
+                for s in range(n_states):
+                    V[d, s] = 0.0
+                if mode != COLLECT:
+                    if rm.n_items == 0:
+                        terminal_cfv(td, node, p, R[d], V[d])
+                    else:
+                        item_terminal(term, rm, node, p, R[d], V[d], sums)
+            elif kind == CHANCE:
+                for s in range(n_states):
+                    V[d, s] = 0.0
+                chosen[d] = _sampled_child(tree, node, t, seed) if sample else -1
+            else:
+                owner = tree.row_owner[node]
+                own = tree.player[node] == p
+                for s in range(n_states):
+                    V[d, s] = -np.inf if own and mode == BEST_RESPONSE else 0.0
+                j = fixed.index[owner] if use_fixed else -1
+                if j >= 0:
+                    base = fixed.start[j]
+                    for s in range(n_states):
+                        for a in range(n):
+                            sig[d, a, s] = fixed.sigma[base + s * n + a]
+                else:
+                    row0 = off[owner]
+                    flat = sig[d].reshape(-1)
+                    for s in range(n_states):
+                        _strategy(src, row0 + s * n, n, flat, n_states, s)
+                if own and mode == UPDATE and owner == node:
+                    row0 = off[node]
+                    for s in range(n_states):
+                        r = R[d, p, s] * weight
+                        if r != 0.0:
+                            for a in range(n):
+                                tables.avg[row0 + s * n + a] += r * sig[d, a, s]
+                if own and mode == UPDATE and j >= 0:
+                    fixed.seen[j] = True
+        k = k_at[d]
+        if k < n and kind == CHANCE and chosen[d] >= 0 and k != chosen[d]:
+            k_at[d] = k + 1
+            continue
+        if k < n:
+            # Down to child k.
+            if kind == CHANCE:
+                _deal(tree, rm, c0 + k, R[d], R[d + 1])
+            else:
+                actor = tree.player[node]
+                for q in range(n_players):
+                    if q == actor:
+                        for s in range(n_states):
+                            R[d + 1, q, s] = R[d, q, s] * sig[d, k, s]
+                    else:
+                        for s in range(n_states):
+                            R[d + 1, q, s] = R[d, q, s]
+            node_at[d + 1] = tree.child_list[c0 + k]
+            d += 1
+            entering = True
+            continue
+        # Leaving: decision nodes of p finish their values and regrets.
+        if kind == DECISION and tree.player[node] == p and mode == UPDATE:
+            row0 = off[tree.row_owner[node]]
+            # Shared and frozen rows are discounted once, after the pass.
+            now = fixed.index[tree.row_owner[node]] < 0
+            regrets = tables.regrets
+            for s in range(n_states):
+                v = V[d, s]
+                for a in range(n):
+                    i = row0 + s * n + a
+                    r = regrets[i] + (act[d, a, s] - v)
+                    if now and rm_plus and r < 0.0:
+                        r = 0.0
+                    elif now and discount:
+                        r = r * (pos_d if r > 0.0 else neg_d)
+                    regrets[i] = r
+        if d == 0:
+            break
+        # Up: the parent takes this node's values.
+        d -= 1
+        parent = node_at[d]
+        k = k_at[d]
+        pk = tree.kind[parent]
+        if pk == CHANCE:
+            _add_outcome(tree, rm, sym, tree.child_start[parent] + k, _chance_weight(tree, rm, parent, sample), V[d + 1], V[d])
+        elif tree.player[parent] == p and mode == BEST_RESPONSE:
+            for s in range(n_states):
+                if V[d + 1, s] > V[d, s]:
+                    V[d, s] = V[d + 1, s]
+        elif tree.player[parent] == p:
+            for s in range(n_states):
+                act[d, k, s] = V[d + 1, s]
+                V[d, s] += sig[d, k, s] * V[d + 1, s]
+        else:
+            for s in range(n_states):
+                V[d, s] += V[d + 1, s]
+        k_at[d] = k + 1
+    for s in range(n_states):
+        out[s] = V[0, s]
+
+
+@njit(cache=True)
+def _root_start(tables, sc):
+    # Not an array expression: in a parallel function those become parallel loops (and
+    # start the threading layer, which breaks forked worker processes).
+    for q in range(tables.root_reach.shape[0]):
+        for s in range(tables.root_reach.shape[1]):
+            sc.start[0, q, s] = tables.root_reach[q, s]
 
 
 @njit(cache=True, parallel=True)
-def run(tree, term, td, rm, tables, sched, ranges, in_range, no_skip, frozen_slots, frozen_probs,
-        t_first, t_last, n_players, threads):  # fmt: skip
-    """Iterations ``t_first..t_last`` (1-based). ``ranges[j] = (lo, hi)`` are subtrees under
-    public chance run in parallel (``in_range`` flags their nodes for the sequential part)."""
-    n = tree.kind.shape[0]
-    n_ranges = ranges.shape[0]
-    n_states = tables.cfv.shape[1]
-    sample_chance = sched.sample_chance
+def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d, mode, src,
+             use_fixed, out):  # fmt: skip
+    """A pass from the root (see :func:`traverse`), threaded over the cut subtrees when there
+    are cut nodes; ``p``'s root values go to ``out``."""
+    n_states = tables.root_reach.shape[1]
+    _root_start(tables, sc)
+    n_jobs = cuts.job_cut.shape[0]
+    flags = (sched.rm_plus, sched.discount, sched.sample_chance)
     seed = sched.seed
+    if n_jobs == 0:
+        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
+        return
+    traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, COLLECT, src, use_fixed, out)
+    # Namedtuple fields are read outside the parallel loop (parfor lowering cannot type them).
+    job_cut, job_edge, job_done, job_value, cut_node, cut_reach = (
+        cuts.job_cut, cuts.job_edge, cuts.job_done, cuts.job_value, cuts.node, cuts.reach,
+    )  # fmt: skip
+    child_start, child_list = tree.child_start, tree.child_list
+    sample, starts = sched.sample_chance, sc.start
+    for j in prange(n_jobs):
+        node = cut_node[job_cut[j]]
+        k = job_edge[j]
+        run_it = not sample or k - child_start[node] == _sampled_child(tree, node, t, seed)
+        job_done[j] = run_it
+        if run_it:
+            tid = numba.get_thread_id()
+            _deal(tree, rm, k, cut_reach[job_cut[j]], starts[tid])
+            traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, tid, child_list[k], p, t, weight,
+                     pos_d, neg_d, mode, src, use_fixed, job_value[j])  # fmt: skip
+    for c in range(cuts.node.shape[0]):
+        for s in range(n_states):
+            cuts.value[c, s] = 0.0
+    for j in range(n_jobs):
+        if cuts.job_done[j]:
+            c = cuts.job_cut[j]
+            w = _chance_weight(tree, rm, cuts.node[c], sched.sample_chance)
+            _add_outcome(tree, rm, sym, cuts.job_edge[j], w, cuts.job_value[j], cuts.value[c])
+    _root_start(tables, sc)  # thread 0 started jobs from it
+    traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
+
+
+@njit(cache=True)
+def _fill_fixed(tree, tables, fixed):
+    """The pass-start strategy of shared and frozen rows."""
+    n_states = tables.root_reach.shape[1]
+    for j in range(fixed.owner.shape[0]):
+        node = fixed.owner[j]
+        n_act = tree.child_start[node + 1] - tree.child_start[node]
+        for s in range(n_states):
+            _strategy(tables.regrets, tables.row_offset[node] + s * n_act, n_act, fixed.sigma[fixed.start[j] + s * n_act:], 1, 0)
+        fixed.seen[j] = False
+    for i in range(fixed.buffer_slots.shape[0]):
+        fixed.sigma[fixed.buffer_slots[i]] = fixed.probs[i]
+
+
+@njit(cache=True)
+def _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d):
+    """Discount the shared and frozen rows ``p``'s pass saw; frozen regrets stay 0."""
+    n_states = tables.root_reach.shape[1]
+    for j in range(fixed.owner.shape[0]):
+        node = fixed.owner[j]
+        if fixed.seen[j] and tree.player[node] == p:
+            n_act = tree.child_start[node + 1] - tree.child_start[node]
+            _discount(tables.regrets, tables.row_offset[node], n_states * n_act, sched.rm_plus, sched.discount, pos_d, neg_d)
+    for i in range(fixed.table_slots.shape[0]):
+        tables.regrets[fixed.table_slots[i]] = 0.0
+
+
+@njit(cache=True)
+def run(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out):
+    """Iterations ``t_first..t_last`` (1-based), one pass per player each."""
     for t in range(t_first, t_last + 1):
         weight = float(t) ** sched.gamma
         pos_d = 1.0
@@ -239,55 +434,19 @@ def run(tree, term, td, rm, tables, sched, ranges, in_range, no_skip, frozen_slo
             pos_d = ta / (ta + 1.0)
             neg_d = tb / (tb + 1.0)
         for p in range(n_players):
-            regret_matching(tree, tables, n_states)
-            for i in range(frozen_slots.shape[0]):
-                tables.sigma[frozen_slots[i]] = frozen_probs[i]
-            tables.active[0] = True
-            for q in range(n_players):
-                for s in range(n_states):
-                    tables.reach[0, q, s] = tables.root_reach[q, s]
-            forward(tree, rm, tables, 0, n, in_range, t, sample_chance, seed)
-            if n_ranges > 0:
-                for j in prange(n_ranges):
-                    lo = ranges[j, 0]
-                    hi = ranges[j, 1]
-                    if tables.active[lo]:
-                        forward(tree, rm, tables, lo, hi, no_skip, t, sample_chance, seed)
-                        backward(tree, term, td, rm, tables, lo, hi, no_skip, p, sample_chance)
-            backward(tree, term, td, rm, tables, 0, n, in_range, p, sample_chance)
-            _update_rows(tree, tables, p, weight, sched, pos_d, neg_d, frozen_slots)
+            _fill_fixed(tree, tables, fixed)
+            one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d, UPDATE,
+                     tables.regrets, True, out)  # fmt: skip
+            _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d)
 
 
 @njit(cache=True)
-def normalise(tree, avg, row_offset, n_states, out):
-    """The average strategy of every row; uniform where nothing accumulated."""
-    for node in range(tree.kind.shape[0]):
-        if row_offset[node] < 0:
-            continue
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for s in range(n_states):
-            row = row_offset[node] + s * n_act
-            total = 0.0
-            for a in range(n_act):
-                total += avg[row + a]
-            for a in range(n_act):
-                out[row + a] = avg[row + a] / total if total > 0.0 else 1.0 / n_act
-
-
-@njit(cache=True)
-def best_response_values(tree, term, td, rm, tables, p, average):
-    """Player ``p``'s counterfactual best-response value per private state at the root against
-    everyone else playing ``average`` (rows, as ``sigma``); ``sigma`` is overwritten."""
-    n = tree.kind.shape[0]
-    n_states = tables.cfv.shape[1]
-    n_players = tables.reach.shape[1]
-    for i in range(average.shape[0]):
-        tables.sigma[i] = average[i]
-    skip = np.zeros(n, np.bool_)
-    tables.active[0] = True
-    for q in range(n_players):
-        for s in range(n_states):
-            tables.reach[0, q, s] = tables.root_reach[q, s]
-    forward(tree, rm, tables, 0, n, skip, 0, False, np.uint64(0))
-    backward(tree, term, td, rm, tables, 0, n, skip, p, False, True)
-    return tables.cfv[0].copy()
+def best_response_values(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, average, out):
+    """Player ``p``'s counterfactual best-response values per private state at the root, in
+    ``out``, against everyone else playing the average strategy (or, if not ``average``, the
+    current one); ``sched`` without chance sampling."""
+    if not average:
+        _fill_fixed(tree, tables, fixed)
+    src = tables.avg if average else tables.regrets
+    one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, 0, 0.0,
+             1.0, 1.0, BEST_RESPONSE, src, not average, out)  # fmt: skip

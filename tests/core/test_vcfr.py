@@ -71,12 +71,11 @@ def test_sampling_public_chance_still_converges(leduc2_form, leduc2_tree):
     assert late < early / 2 and late < 0.05
 
 
-def test_threads_over_public_chance_give_the_single_thread_result(leduc2_form):
+def test_threads_over_public_chance_give_the_single_thread_result(leduc2_form, monkeypatch):
     one = VectorCFR(leduc2_form)
+    monkeypatch.setattr(VectorCFR, "parallel_min", 0)
     two = VectorCFR(leduc2_form, threads=2)
-    two.parallel_min = 0
-    two._ranges, two._in_range = two._parallel_ranges()
-    assert len(two._ranges) == 30  # five public card deals with six cards each
+    assert two.parallel_jobs == 30  # five public card deals with six cards each
     one.run(50)
     two.run(50)
     assert np.array_equal(one.tables.regrets, two.tables.regrets)

@@ -4,11 +4,12 @@ checked against a brute-force best response over every pair of hands."""
 import numpy as np
 import pytest
 
-from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
+from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL, FormError
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, RangeError, hand_class, parse_range
+from gamesolve_nlth.spot.suits import card_classes
 from gamesolve_nlth.spot.tree import ALLIN, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges
 
 SIZES = StreetSizes(bets=(0.5, 1.0, ALLIN), raises=(1.0, ALLIN))
@@ -81,13 +82,77 @@ def test_the_vector_exploitability_of_a_river_spot_equals_brute_force(solved_riv
         assert values[p] == pytest.approx(expected, abs=1e-9)
 
 
-def test_a_river_spot_converges_below_a_third_of_a_percent_of_the_pot():
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_river_spot_converges_below_a_third_of_a_percent_of_the_pot(dtype):
     spot = river_spot()
     r = parse_range(RANGE)
-    solver = VectorCFR(build_spot(spot), TABULAR_ALGORITHMS["dcfr"], root_reach=spot_ranges(spot, r, r))
+    solver = VectorCFR(build_spot(spot), TABULAR_ALGORITHMS["dcfr"], root_reach=spot_ranges(spot, r, r), dtype=dtype)
     solver.run(300)
     exploitability, _ = solver.exploitability()
     assert 0 <= exploitability / spot.pot < 0.003
+
+
+def test_hands_outside_both_ranges_are_left_out_and_play_uniformly(solved_river):
+    spot, form, reach, solver = solved_river
+    held = np.flatnonzero(reach.any(axis=0))
+    assert np.array_equal(solver.states, held) and len(held) < NUM_HANDS
+    rows = solver.average_rows()
+    outside = np.setdiff1d(np.arange(NUM_HANDS), held)[0]
+    assert np.array_equal(solver.row(rows, 0, outside), np.full(form.num_actions[0], 1 / form.num_actions[0]))
+    assert np.allclose(solver.node_strategy(0)[held], rows[np.arange(NUM_HANDS)[held, None] * form.num_actions[0] + np.arange(form.num_actions[0])])
+
+
+def small_turn_spot(board="QsJh2h8s"):
+    sizes = StreetSizes(bets=(1.0,), raises=())
+    return Spot(tuple(parse_cards(board)), 1000, 9000, sizes, sizes, sizes, raise_cap=0)
+
+
+def test_mirror_image_river_cards_are_dealt_once_with_the_same_values():
+    # Clubs and diamonds are interchangeable on QsJh2h8s: 35 classes of the 48 river cards.
+    spot = small_turn_spot()
+    r = spot_ranges(spot, parse_range(RANGE), parse_range("22+,A2s+,KTo+"))
+    full, mirrored = build_spot(spot), build_spot(spot, symmetric=True)
+    assert set(mirrored.num_actions[mirrored.node_kind == CHANCE]) == {35}
+    assert set(full.num_actions[full.node_kind == CHANCE]) == {48}
+    solvers = [VectorCFR(form, TABULAR_ALGORITHMS["dcfr"], root_reach=r) for form in (full, mirrored)]
+    for solver in solvers:
+        solver.run(40)
+    (e_full, v_full), (e_mirror, v_mirror) = (s.exploitability() for s in solvers)
+    assert v_mirror == pytest.approx(v_full, abs=1e-9)
+    assert np.allclose(solvers[1].node_strategy(0), solvers[0].node_strategy(0), atol=1e-9)
+
+
+def test_only_the_spots_own_suit_symmetries_merge_cards():
+    # QsJh2h: clubs and diamonds are alike. After the Qc, clubs and spades look alike on the
+    # board, but the flop's play told them apart: they stay apart.
+    flop = tuple(parse_cards("QsJh2h"))
+    kept = {card: [t for t, _ in twins] for card, twins in card_classes(flop, flop)}
+    assert len(kept) == 36 and kept[parse_cards("Ac")[0]] == parse_cards("Ad")
+    turn = flop + tuple(parse_cards("Qc"))
+    assert all(twins == [] for _, twins in card_classes(turn, flop))
+    assert len(card_classes(turn, turn)) < 48  # as a turn spot, clubs and spades are alike
+
+
+def test_ranges_that_tell_mirror_suits_apart_are_refused_on_a_symmetric_spot():
+    spot = small_turn_spot()
+    r = spot_ranges(spot, parse_range("AcKc"), parse_range(RANGE))
+    with pytest.raises(FormError, match="tell apart"):
+        VectorCFR(build_spot(spot, symmetric=True), root_reach=r)
+
+
+def test_threads_over_turn_and_river_cards_give_the_single_thread_result(monkeypatch):
+    spot = small_turn_spot()
+    r = parse_range(RANGE)
+    form = build_spot(spot, symmetric=True)
+    one = VectorCFR(form, root_reach=spot_ranges(spot, r, r), dtype=np.float32)
+    monkeypatch.setattr(VectorCFR, "parallel_min", 0)
+    two = VectorCFR(form, root_reach=spot_ranges(spot, r, r), dtype=np.float32, threads=2)
+    assert two.parallel_jobs == 35 * int(np.sum(form.node_kind[form.node_level == 0] == CHANCE))
+    one.run(20)
+    two.run(20)
+    assert np.array_equal(one.tables.regrets, two.tables.regrets)
+    assert np.array_equal(one.tables.avg, two.tables.avg)
+    assert one.exploitability() == two.exploitability()
 
 
 def test_the_turn_deals_every_river_card_once_and_removes_it_from_both_ranges():

@@ -13,14 +13,16 @@ from gamesolve.solve.spec import Progress
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
-from gamesolve_nlth.spot.tree import Spot, SpotError, build_spot, spot_ranges
+from gamesolve_nlth.spot.suits import ranges_symmetric
+from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes, build_spot, spot_ranges
 from gamesolve_nlth.state import CHECK_CALL, FOLD, action_raise_to
 
 
 @attrs.frozen
 class SpotResult:
     iterations: int
-    seconds: float  # solving time (tree building and the first, compiling iteration excluded)
+    seconds: float  # solving time (tree building and compiling excluded)
+    cpu_seconds: float  # processor time of the same span, over all threads
     exploitability_pct_pot: float
     root: dict[str, float]  # action -> frequency over the out-of-position range
     classes: dict[str, dict[str, float]]  # hand class -> action -> frequency
@@ -49,37 +51,47 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     best response every ``check_every`` iterations), ``max_iterations`` or ``max_seconds``.
     ``progress`` shows iterations with the latest exploitability."""
     started = time.perf_counter()
-    progress.note("building the betting tree")
-    form = build_spot(spot)
     reach = spot_ranges(spot, oop, ip)
     if not reach[0].any() or not reach[1].any():
         raise SpotError("a range holds no hand the board leaves")
+    progress.note("building the betting tree")
+    # Mirror-image turn and river cards are dealt once when the ranges allow it (exact).
+    form = build_spot(spot, symmetric=ranges_symmetric(reach, spot.board))
     build = time.perf_counter() - started
-    solver = VectorCFR(form, TABULAR_ALGORITHMS[weighting], root_reach=reach, threads=threads)
-    solver.run(1)  # compiles the kernels: not solving time
+    solver = VectorCFR(form, TABULAR_ALGORITHMS[weighting], root_reach=reach, threads=threads, dtype=np.float32)
+    compile_kernels(threads)
     progress.start(max_iterations, "it", f"solving {form.num_nodes:,} nodes")
-    started = time.perf_counter()
-    pct, shown = np.inf, 0
+    started, cpu = time.perf_counter(), time.process_time()
+    pct = np.inf
     while True:
+        step = min(check_every, max_iterations - solver.iterations)
+        solver.run(step)
         pct = 100.0 * solver.exploitability()[0] / spot.pot
         elapsed = time.perf_counter() - started
-        progress.advance(solver.iterations - shown, exploitability=f"{pct:.3g}%")
-        shown = solver.iterations
+        progress.advance(step, exploitability=f"{pct:.3g}%")
         if pct <= target_pct or solver.iterations >= max_iterations or (max_seconds is not None and elapsed >= max_seconds):
             break
-        solver.run(min(check_every, max_iterations - solver.iterations))
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     root, classes = root_strategy(spot, form, solver, reach)
-    return SpotResult(solver.iterations, seconds, pct, root, classes, form.num_nodes, build)
+    return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build)
+
+
+def compile_kernels(threads: int) -> None:
+    """Run the solver once on a tiny river spot, so that compiling its kernels (or loading
+    them from numba's cache) is not counted as solving time."""
+    sizes = StreetSizes(bets=(1.0,), raises=())
+    tiny = Spot((0, 5, 10, 15, 20), 8, 8, sizes, sizes, sizes, raise_cap=0)
+    hands = np.ones(NUM_HANDS)
+    solver = VectorCFR(build_spot(tiny), root_reach=spot_ranges(tiny, hands, hands), threads=threads, dtype=np.float32)
+    solver.run(1)
+    solver.exploitability()
 
 
 def root_strategy(spot: Spot, form, solver: VectorCFR, reach: np.ndarray) -> tuple[dict, dict]:
     """The first player's average strategy at the root, weighted by how likely each hand is
     (its range weight times the opponent's compatible range), overall and by hand class."""
-    rows = solver.average_rows()
     labels = [int(a) for a in form.labels(0)]
-    n = len(labels)
-    probs = np.stack([rows[solver.row_offset[0] + np.arange(NUM_HANDS) * n + a] for a in range(n)], axis=1)
+    probs = solver.node_strategy(0)
     opponent = np.zeros(NUM_HANDS)
     fixed_cfv(reach[1], HAND_CARDS, 52, 1.0, opponent, np.empty(52))
     weight = reach[0] * opponent

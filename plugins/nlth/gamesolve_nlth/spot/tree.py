@@ -29,9 +29,11 @@ import numpy as np
 from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame
 from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASSES, RAISE, SHOWDOWN, terminal_fields
 from gamesolve.game.removal import Removal
+from gamesolve.game.symmetry import ChanceSymmetry
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
+from gamesolve_nlth.spot.suits import card_classes, hand_permutation
 from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, raise_action
 
 STREETS = ("flop", "turn", "river")
@@ -152,11 +154,15 @@ def _apply(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int]:
     return child, raise_action(amount)
 
 
-def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | None = None) -> FactoredGame:
+def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | None = None,
+               symmetric: bool = False) -> FactoredGame:  # fmt: skip
     """The spot as a :class:`FactoredGame` with item removal (see the module docstring).
 
     :param added: raise-to amounts to offer besides the spot's sizes, by the path of edge
-        labels (actions and cards) from the root to the decision node."""
+        labels (actions and cards) from the root to the decision node.
+    :param symmetric: deal one card of each class of mirror images under the board's suit
+        symmetries (:mod:`gamesolve_nlth.spot.suits`); solve it only with ranges those
+        symmetries leave unchanged."""
     root = _root(spot)
     added = dict(added or {})
     start_commit = int(root[E.COMMIT + 0])
@@ -165,9 +171,10 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
     children: list[list[int]] = []
     labels: list[list[int]] = []
     classes: list[list[int]] = []
-    stack = [(root, tuple(spot.board), -1, 0, -1, ())]
+    twins: list[list[tuple[int, tuple[int, ...]]]] = []  # per node: mirror images of the card dealt to reach it
+    stack = [(root, tuple(spot.board), -1, 0, -1, (), [])]
     while stack:
-        s, board, parent, label, cls, path = stack.pop()
+        s, board, parent, label, cls, path, mirrors = stack.pop()
         node = len(kinds)
         actor = int(E.next_actor(s))
         street = int(s[E.H_STREET])
@@ -179,6 +186,7 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
         commits.append([int(s[E.COMMIT + q]) for q in range(spot.players)])
         folds.append([not s[E.ACTIVE + q] for q in range(spot.players)])
         node_board.append(board)
+        twins.append(mirrors)
         children.append([])
         labels.append([])
         classes.append([])
@@ -193,18 +201,38 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
         if kind == CHANCE:
             # Every card the board leaves; the engine gets one it accepts (betting is the same).
             free = [c for c in range(52) if not (int(s[E.H_USED]) >> c) & 1]
-            for card in reversed([c for c in range(52) if c not in board]):
+            dealt = card_classes(board, tuple(spot.board)) if symmetric else [(c, []) for c in range(52) if c not in board]
+            for card, mirrors in reversed(dealt):
                 child = s.copy()
                 E.deal_card(child, card if card in free else free[0])
-                stack.append((child, board + (card,), node, card, -1, path + (card,) if added else ()))
+                stack.append((child, board + (card,), node, card, -1, path + (card,) if added else (), mirrors))
             continue
         for action_kind, amount in reversed(_actions(spot, s, start_commit, added.get(path, ()))):
             child, action = _apply(s, action_kind, amount)
-            stack.append((child, board, node, action, action_kind, path + (action,) if added else ()))
-    return _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes)
+            stack.append((child, board, node, action, action_kind, path + (action,) if added else (), []))
+    tree = (kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes)
+    return _assemble(spot, *tree, _chance_symmetry(children, twins))
 
 
-def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes):
+def _chance_symmetry(children, twins) -> ChanceSymmetry | None:
+    """Each edge's mirror-image cards (in edge order) with their hand permutations."""
+    edges = [c for cs in children for c in cs]
+    counts = [len(twins[c]) for c in edges]
+    if not any(counts):
+        return None
+    perms: dict[tuple[int, ...], int] = {}
+    items, rows = [], []
+    for c in edges:
+        for card, pi in twins[c]:
+            items.append(card)
+            rows.append(perms.setdefault(pi, len(perms)))
+    start = np.zeros(len(edges) + 1, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    table = np.stack([hand_permutation(pi) for pi in perms])
+    return ChanceSymmetry(start, np.array(items, dtype=np.int32), np.array(rows, dtype=np.int32), table)
+
+
+def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes, symmetry):
     n = len(kinds)
     child_start = np.zeros(n + 1, dtype=np.int32)
     np.cumsum([len(c) for c in children], out=child_start[1:])
@@ -243,6 +271,7 @@ def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_
         describe=f"{'' if spot.players == 2 else f'{spot.players}-player '}spot on {board_text}, pot {spot.pot}, {spot.stack} behind",
         lossless=True,
         removal=Removal(HAND_CARDS, 52, node_path, strength, order, chance_weight),
+        symmetry=symmetry,
         **fields,
     )
 
