@@ -197,6 +197,7 @@ def _chance_weight(tree, rm, node, sample_chance):
 
 @njit(cache=True)
 def _discount(regrets, row, n, rm_plus, discount, pos_d, neg_d):
+    """Clip (CFR+) or discount (DCFR, Linear CFR) ``n`` regrets from ``row``."""
     for i in range(row, row + n):
         r = regrets[i]
         if rm_plus and r < 0.0:
@@ -209,11 +210,13 @@ def _discount(regrets, row, n, rm_plus, discount, pos_d, neg_d):
 def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid, root, p, t, weight, pos_d, neg_d,
              mode, src, use_fixed, out):  # fmt: skip
     """One depth-first pass for player ``p`` over ``root``'s subtree from the reach in
-    ``sc.start[tid]``; ``p``'s values at ``root`` go to ``out``. ``flags`` are the schedule's
-    (rm_plus, discount, sample_chance) (scalars: parallel loops cannot pass the schedule). ``src`` is the table whose
-    regret matching gives the strategies (the regrets, or the average for a best response
-    to it); ``mode`` is UPDATE, BEST_RESPONSE or COLLECT. Cut nodes are leaves: COLLECT
-    stores their reach, the other modes read their values from ``cuts.value``."""
+    ``sc.start[tid]``; ``p``'s values at ``root`` go to ``out``.
+
+    ``flags`` are the schedule's (rm_plus, discount, sample_chance), as scalars (a parallel
+    loop cannot pass the schedule's mixed tuple). ``src`` is the table whose regret matching
+    gives the strategies (the regrets, or the average for a best response to it); ``mode`` is
+    UPDATE, BEST_RESPONSE or COLLECT. Cut nodes are leaves: COLLECT stores their reach, the
+    other modes read their values from ``cuts.value``."""
     node_at, k_at, R, V, act, sig, chosen, sums = (
         sc.node[tid], sc.k[tid], sc.reach[tid], sc.value[tid], sc.act[tid], sc.sigma[tid], sc.chosen[tid], sc.sums[tid],
     )  # fmt: skip
