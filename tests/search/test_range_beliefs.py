@@ -77,9 +77,9 @@ def test_three_player_leduc_range_equals_exact_along_random_hands(leduc3_tree):
     form = SearchForm(compile_factored(game))
     blueprint = rough_blueprint(leduc3_tree, 10)
     config = {"k": 2, "iterations": 50}
-    exact = play_paths(game, form, blueprint, "exact", range(12), config)
-    ranged = play_paths(game, form, blueprint, "range", range(12), config)
-    assert len(exact) == len(ranged) > 30
+    exact = play_paths(game, form, blueprint, "exact", range(6), config)
+    ranged = play_paths(game, form, blueprint, "range", range(6), config)
+    assert len(exact) == len(ranged) > 15
     assert max(np.abs(a - b).max() for a, b in zip(exact, ranged)) < 1e-9
 
 
