@@ -156,7 +156,9 @@ class VectorCFR:
             return none, none
         cut = np.full(n, -1, np.int32)
         cut[first] = np.arange(len(first), dtype=np.int32)
-        return _cuts(cut, first.astype(np.int64), job_cut, job_edge, form.num_players, s), none
+        heads = form.child_list[job_edge]
+        run_order = _balanced_order(end[heads] - heads, min(self.threads, numba.config.NUMBA_NUM_THREADS))
+        return _cuts(cut, first.astype(np.int64), job_cut, job_edge, form.num_players, s, run_order), none
 
     def _fixed_rows(self, offset: np.ndarray, frozen: Mapping[tuple[int, int], np.ndarray]) -> K.Fixed:
         """Rows shared by several nodes and rows with frozen states: their strategy is set at
@@ -319,10 +321,35 @@ def _offsets(owners: np.ndarray, num_actions: np.ndarray, states: int) -> np.nda
     return np.where(owners, np.cumsum(sizes) - sizes, -1).astype(np.int64)
 
 
-def _cuts(cut, nodes, job_cut, job_edge, players: int, states: int) -> K.Cuts:
+def _balanced_order(sizes: np.ndarray, threads: int) -> np.ndarray:
+    """An order of jobs for a parallel loop that gives each thread one contiguous block:
+    jobs dealt largest first to the threads in a snake (0, 1, .., T-1, T-1, .., 0, ...), so
+    that the blocks hold about equal work. (Jobs differ in size by orders of magnitude: a
+    river after check-check or after an all-in; in their natural order one thread gets the
+    big ones.)"""
+    by_size = np.argsort(-sizes, kind="stable")
+    rank = np.arange(len(sizes))
+    lap, pos = rank // threads, rank % threads
+    group = np.where(lap % 2 == 0, pos, threads - 1 - pos)
+    blocks = [by_size[group == g] for g in range(threads)]
+    # The parallel loop splits n jobs into blocks of n // T (the first n % T one more):
+    # move single jobs so that each block has exactly its length.
+    n, want = len(sizes), [len(sizes) // threads + (1 if g < len(sizes) % threads else 0) for g in range(threads)]
+    flat = [list(b) for b in blocks]
+    spill = [j for g in range(threads) for j in flat[g][want[g]:]]
+    for g in range(threads):
+        del flat[g][want[g]:]
+        while len(flat[g]) < want[g]:
+            flat[g].append(spill.pop())
+    assert sum(map(len, flat)) == n
+    return np.array([j for b in flat for j in b], dtype=np.int64)
+
+
+def _cuts(cut, nodes, job_cut, job_edge, players: int, states: int, run_order=None) -> K.Cuts:
     c, j = len(nodes), len(job_cut)
     return K.Cuts(
-        cut=cut, node=nodes, job_cut=job_cut, job_edge=job_edge, reach=np.zeros((c, players, states)),
+        cut=cut, node=nodes, job_cut=job_cut, job_edge=job_edge,
+        job_order=np.arange(j, dtype=np.int64) if run_order is None else run_order, reach=np.zeros((c, players, states)),
         value=np.zeros((c, states)), job_value=np.zeros((j, states)), job_done=np.zeros(j, dtype=np.bool_),
     )  # fmt: skip
 

@@ -65,10 +65,11 @@ Scratch = namedtuple("Scratch", "node k reach value act sigma chosen sums start"
 ``[D, P, S]``, values ``[D, S]``, action values and strategies ``[D, A, S]``, the sampled
 outcome per depth, item sums, and a subtree's starting reach ``[P, S]``."""
 
-Cuts = namedtuple("Cuts", "cut node job_cut job_edge reach value job_value job_done")
+Cuts = namedtuple("Cuts", "cut node job_cut job_edge job_order reach value job_value job_done")
 """The threaded split: ``cut[n]`` numbers the first public chance nodes (-1 elsewhere), their
-``node``, the jobs (one per outcome: its cut and edge), the reach and values at each cut, each
-job's values and whether it ran."""
+``node``, the jobs (one per outcome: its cut and edge; ``job_order``: the order threads take
+them in, values being combined in job order whatever it is), the reach and values at each cut,
+each job's values and whether it ran."""
 
 
 @njit(cache=True, inline="always")
@@ -370,12 +371,13 @@ def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p
         return
     traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, COLLECT, src, use_fixed, out)
     # Namedtuple fields are read outside the parallel loop (parfor lowering cannot type them).
-    job_cut, job_edge, job_done, job_value, cut_node, cut_reach = (
-        cuts.job_cut, cuts.job_edge, cuts.job_done, cuts.job_value, cuts.node, cuts.reach,
+    job_cut, job_edge, job_done, job_value, cut_node, cut_reach, job_order = (
+        cuts.job_cut, cuts.job_edge, cuts.job_done, cuts.job_value, cuts.node, cuts.reach, cuts.job_order,
     )  # fmt: skip
     child_start, child_list = tree.child_start, tree.child_list
     sample, starts = sched.sample_chance, sc.start
-    for j in prange(n_jobs):
+    for i in prange(n_jobs):
+        j = job_order[i]
         node = cut_node[job_cut[j]]
         k = job_edge[j]
         run_it = not sample or k - child_start[node] == _sampled_child(tree, node, t, seed)

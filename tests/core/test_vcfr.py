@@ -12,7 +12,7 @@ from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.factored import FormError
 from gamesolve.game.factored_compiler import compile_factored
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
-from gamesolve.solve.vcfr import VectorCFR
+from gamesolve.solve.vcfr import VectorCFR, _balanced_order
 from gamesolve_kuhn import KuhnGame
 from gamesolve_leduc import LeducGame
 from gamesolve_leduc.poker_form import leduc_form
@@ -124,3 +124,14 @@ def test_three_player_vector_best_responses_equal_the_explicit_ones(kuhn3_tree):
     exploitability, values = vector.exploitability()
     assert values == pytest.approx(list(explicit.best_response_values), abs=1e-9)
     assert exploitability == pytest.approx(explicit.nash_conv / 3, abs=1e-9)
+
+
+def test_thread_jobs_are_ordered_so_each_threads_block_holds_about_equal_work():
+    rng = np.random.default_rng(3)
+    sizes = np.concatenate([rng.integers(5_000, 10_000, 44), rng.integers(1, 50, 396)])  # big subtrees first, as dealt
+    for threads in (1, 2, 3):
+        order = _balanced_order(sizes, threads)
+        assert sorted(order) == list(range(len(sizes)))
+        blocks = np.array_split(sizes[order], threads)  # numba's split: the first n % T blocks one longer
+        work = [b.sum() for b in blocks]
+        assert max(work) - min(work) <= sizes.max()
