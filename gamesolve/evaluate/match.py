@@ -123,6 +123,10 @@ class MatchResult:
             for a in slow:
                 rounds = " ".join(f"r{r}={v['median']:.2f}/{v['p95']:.2f}" for r, v in a.latency["by_round"].items())
                 lines.append(f"{a.name:<24} {a.latency['median']:>8.2f} / {a.latency['p95']:.2f}  {rounds}")
+                if "searched" in a.latency:
+                    s = a.latency["searched"]
+                    rounds = " ".join(f"r{r}={v['median']:.2f}/{v['p95']:.2f}" for r, v in s["by_round"].items())
+                    lines.append(f"{'  searched decisions':<24} {s['median']:>8.2f} / {s['p95']:.2f}  {rounds}  ({s['decisions']:,})")
         corrected = [a for a in self.agents if a.aivat]
         if corrected:
             lines.append("AIVAT (agents that expose their strategy; docs/evaluation.md):")
@@ -134,9 +138,10 @@ class MatchResult:
         return lines
 
 
-def latency_summary(decisions: Sequence[tuple[int, float]]) -> dict[str, Any] | None:
-    """Seconds per decision: count, median, 95th percentile and max, overall and by round
-    (``by_round[r]``); None for an agent that made no decision."""
+def latency_summary(decisions: Sequence[tuple[int, float, bool]]) -> dict[str, Any] | None:
+    """Seconds per decision: count, median, 95th percentile and max, overall, by round
+    (``by_round[r]``) and, for an agent that searched, over the decisions a search decided
+    (``searched``, with its own ``by_round``); None for an agent that made no decision."""
     if not decisions:
         return None
 
@@ -144,10 +149,17 @@ def latency_summary(decisions: Sequence[tuple[int, float]]) -> dict[str, Any] | 
         x = np.asarray(seconds)
         return {"decisions": len(x), "median": float(np.median(x)), "p95": float(np.percentile(x, 95)), "max": float(x.max())}
 
-    by_round: dict[int, list[float]] = {}
-    for r, t in decisions:
-        by_round.setdefault(int(r), []).append(t)
-    return {**stats([t for _, t in decisions]), "by_round": {r: stats(v) for r, v in sorted(by_round.items())}}
+    def summary(rows) -> dict[str, Any]:
+        by_round: dict[int, list[float]] = {}
+        for r, t, _ in rows:
+            by_round.setdefault(int(r), []).append(t)
+        return {**stats([t for _, t, _ in rows]), "by_round": {r: stats(v) for r, v in sorted(by_round.items())}}
+
+    out = summary(decisions)
+    searched = [d for d in decisions if d[2]]
+    if searched:
+        out["searched"] = summary(searched)
+    return out
 
 
 def unit_of(game: Game) -> tuple[str, float]:
@@ -198,11 +210,13 @@ def _sample(outcomes: Sequence[tuple[int, float]], u: float) -> int:
 
 def play_hand(game: Game, seated: Sequence[Agent], number: int, replay: _DealReplay,
               steps: list[tuple[State, int]] | None = None,
-              decisions: list[list[tuple[int, float]]] | None = None) -> State:  # fmt: skip
+              decisions: list[list[tuple[int, float, bool]]] | None = None) -> State:  # fmt: skip
     """Play one hand with ``seated[s]`` in seat ``s``; return the terminal state.
     ``steps`` (if given) receives every transition ``(state, action)``; ``decisions[s]`` (if
-    given) the ``(round, seconds)`` of each decision of seat ``s``: the time in ``act`` plus
-    the time the agent spent observing since its previous decision (a search may run there)."""
+    given) the ``(round, seconds, searched)`` of each decision of seat ``s``: the time in
+    ``act`` plus the time the agent spent observing since its previous decision (a search may
+    run there), and whether the agent says a search decided it (its ``last_searched``
+    attribute after ``act``; False for agents without one)."""
     for seat, agent in enumerate(seated):
         agent.new_hand(seat, number)
     state = game.new_initial_state()
@@ -217,7 +231,8 @@ def play_hand(game: Game, seated: Sequence[Agent], number: int, replay: _DealRep
             started = time.perf_counter()
             action = seated[player].act(state, player)
             if decisions is not None:
-                decisions[player].append((state.betting_round(), busy[player] + time.perf_counter() - started))
+                searched = bool(getattr(seated[player], "last_searched", False))
+                decisions[player].append((state.betting_round(), busy[player] + time.perf_counter() - started, searched))
                 busy[player] = 0.0
         for seat, agent in enumerate(seated):
             started = time.perf_counter()
@@ -340,7 +355,7 @@ class _Table:
         deal_totals = []
         corrected = []
         records: list[HandRecord] = []
-        decisions: list[list[tuple[int, float]]] = [[] for _ in range(p)]  # per agent
+        decisions: list[list[tuple[int, float, bool]]] = [[] for _ in range(p)]  # per agent
         for deal in range(first, last):
             replay = _DealReplay(self.seed, deal)
             row = [0.0] * p
@@ -353,7 +368,7 @@ class _Table:
                     seated[s] = self.agents[i]
                 number = deal * p + rotation
                 steps: list | None = [] if self.estimators is not None else None
-                seat_decisions: list[list[tuple[int, float]]] = [[] for _ in range(p)]
+                seat_decisions: list[list[tuple[int, float, bool]]] = [[] for _ in range(p)]
                 final = play_hand(self.game, seated, number, replay, steps, seat_decisions)
                 for i, s in enumerate(seat_of):
                     decisions[i].extend(seat_decisions[s])

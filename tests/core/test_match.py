@@ -366,3 +366,28 @@ def test_seconds_per_decision_are_reported_with_the_time_spent_observing():
     assert set(slow.latency["by_round"]) == {0}  # Kuhn has no rounds
     assert any("seconds per decision" in line for line in result.summary_lines())
     assert json.loads(json.dumps(result.as_dict()))["agents"][0]["latency"]["decisions"] == slow.latency["decisions"]
+
+
+class SearchingPasser(SlowPasser):
+    """Says a search decided every other decision; only those take time."""
+
+    def __init__(self, seconds):
+        super().__init__(seconds)
+        self.count = 0
+
+    def act(self, state, seat):
+        self.count += 1
+        self.last_searched = self.count % 2 == 1
+        if self.last_searched:
+            time.sleep(self.seconds)
+        return PASS
+
+
+def test_latency_over_the_decisions_a_search_decided_is_reported_apart():
+    result = play_match(KuhnGame(2), [SearchingPasser(0.1), SlowPasser(0.0)], 4, seed=0)
+    searching, quick = result.agents
+    searched = searching.latency["searched"]
+    assert 0 < searched["decisions"] < searching.latency["decisions"]
+    assert searched["median"] >= 0.1
+    assert "searched" not in quick.latency
+    assert any("searched decisions" in line for line in result.summary_lines())

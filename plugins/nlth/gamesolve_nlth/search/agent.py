@@ -68,7 +68,8 @@ from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, action_r
 class NLTHSearchConfig:
     """Options of ``search:store=BP[:KEY=VALUE...]`` for hold'em.
 
-    :ivar seconds: time budget of one solve (0: none; then ``iterations`` decide alone and
+    :ivar seconds: time budget of a decision that searches, building the subgame included (a
+        re-solve between decisions gets it whole; 0: none; then ``iterations`` decide alone and
         play is reproducible on any machine).
     :ivar iterations: most iterations of one heads-up (vector CFR) solve.
     :ivar mccfr_iterations: most iterations of one multiway (MCCFR) solve.
@@ -218,6 +219,8 @@ class NLTHSearchAgent(Agent):
         self._built = None  # (added, the round's subgame)
         self._round_spot = None
         self.busy = 0.0
+        self.last_searched = False  # whether a search decided the last decision (match latency)
+        self._deadline: float | None = None  # when the current decision's time budget ends
         self.preflop_root = False  # the first round searches from an off-tree raise
 
     def observe(self, state: NLTHState, action: int) -> None:
@@ -245,13 +248,29 @@ class NLTHSearchAgent(Agent):
         searched = self._searching()
         action = None
         if searched:
-            action = self._search_action(state)
+            # The budget is the decision's: building the subgame counts against it.
+            self._deadline = started + self.config.seconds
+            try:
+                action = self._search_action(state)
+            finally:
+                self._deadline = None
         if action is None:
             searched = False
             action = self.blueprint.act(state, seat)
         self.decisions.append(Decision(state.street, self.busy + time.perf_counter() - started, searched))
         self.busy = 0.0
+        self.last_searched = searched
         return action
+
+    def _budget(self) -> float | None:
+        """Seconds a solve may take: None without a budget; the rest of the current
+        decision's budget when a decision asks for the solve (at least a tenth of it, so that
+        the solver runs at all), the whole budget otherwise (a re-solve between decisions)."""
+        if self.config.seconds <= 0:
+            return None
+        if self._deadline is None:
+            return self.config.seconds
+        return max(self._deadline - time.perf_counter(), 0.1 * self.config.seconds)
 
     # -- the first round: the blueprint unless an opponent bets far off its sizes ---------------
     def _off_blueprint(self, state: NLTHState, player: int, action: int) -> bool:
@@ -415,10 +434,11 @@ class NLTHSearchAgent(Agent):
             return  # the beliefs say this cannot happen: play the blueprint
         solver = VectorCFR(form, TABULAR_ALGORITHMS[self.config.algorithm], root_reach=reach, frozen=self._frozen_rows(form),
                            threads=self.config.threads)  # fmt: skip
+        budget = self._budget()
         started = time.perf_counter()
         while solver.iterations < self.config.iterations:
             solver.run(1)
-            if self.config.seconds > 0 and time.perf_counter() - started >= self.config.seconds:
+            if budget is not None and time.perf_counter() - started >= budget:
                 break
         self.solved = _Solved(form, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
 
@@ -458,7 +478,8 @@ class NLTHSearchAgent(Agent):
         )  # fmt: skip
         trainer = MCCFRTrainer(form, config, seed=int(self.rng.integers(2**31)), threads=self.config.threads,
                                frozen=self._frozen_rows(form))  # fmt: skip
-        minutes = self.config.seconds / 60 if self.config.seconds > 0 else None
+        budget = self._budget()
+        minutes = budget / 60 if budget is not None else None
         trainer.run(iterations=total, minutes=minutes)
         offsets = trainer.node_offset.astype(np.int64)
         self.solved = _Solved(form, trainer.average_rows(), trainer.current_rows(), offsets, trainer.counters.iteration)
