@@ -64,6 +64,7 @@ def test_continuation_strategies_are_one_action_per_infoset_in_few_bits(trained)
     assert sum(a == fold_index for a in picks[1]) >= sum(a == fold_index for a in picks[0])
 
 
+@pytest.mark.slow  # counting the pluribus tree exactly takes ~20 s
 def test_pluribus_preset_is_refused_with_its_memory_need():
     proc = gamesolve("solve", "--game", "nlth", "--preset", "pluribus", "--minutes", "1", check=False)
     assert proc.returncode == 2

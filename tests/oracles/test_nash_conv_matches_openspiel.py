@@ -29,9 +29,10 @@ def policy_of(tree, which):
 
 
 def slow_on_three_player_leduc(case, which):
-    # One open-spiel nash_conv on 3-player Leduc costs 1-4 minutes here; the uniform policy's
-    # check runs with -m slow so the default suite stays within its time budget.
-    marks = [pytest.mark.slow] if case[0] == "leduc3_tree" and which == "uniform" else []
+    # One open-spiel nash_conv on 3-player Leduc costs 1-4 minutes here: both policies' checks
+    # run with -m slow so the default suite stays within its time budget (three-player Kuhn
+    # keeps the three-player check in it).
+    marks = [pytest.mark.slow] if case[0] == "leduc3_tree" else []
     return pytest.param(*case, which, marks=marks, id=f"{case[0]}-{which}")
 
 
