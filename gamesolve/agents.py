@@ -27,6 +27,9 @@ class Agent(abc.ABC):
     """
 
     name: str = "agent"
+    last_searched: bool = False
+    """Whether a search decided the agent's latest ``act`` (agents that search say so; match
+    summaries report those decisions' latency apart)."""
 
     def new_hand(self, seat: int, hand: int) -> None:  # noqa: B027 - optional hook
         """Called before each hand with the agent's seat and the hand number."""

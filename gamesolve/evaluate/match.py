@@ -215,8 +215,7 @@ def play_hand(game: Game, seated: Sequence[Agent], number: int, replay: _DealRep
     ``steps`` (if given) receives every transition ``(state, action)``; ``decisions[s]`` (if
     given) the ``(round, seconds, searched)`` of each decision of seat ``s``: the time in
     ``act`` plus the time the agent spent observing since its previous decision (a search may
-    run there), and whether the agent says a search decided it (its ``last_searched``
-    attribute after ``act``; False for agents without one)."""
+    run there), and whether a search decided it (:attr:`Agent.last_searched`)."""
     for seat, agent in enumerate(seated):
         agent.new_hand(seat, number)
     state = game.new_initial_state()
@@ -231,8 +230,8 @@ def play_hand(game: Game, seated: Sequence[Agent], number: int, replay: _DealRep
             started = time.perf_counter()
             action = seated[player].act(state, player)
             if decisions is not None:
-                searched = bool(getattr(seated[player], "last_searched", False))
-                decisions[player].append((state.betting_round(), busy[player] + time.perf_counter() - started, searched))
+                decisions[player].append((state.betting_round(), busy[player] + time.perf_counter() - started,
+                                          seated[player].last_searched))  # fmt: skip
                 busy[player] = 0.0
         for seat, agent in enumerate(seated):
             started = time.perf_counter()

@@ -219,7 +219,6 @@ class NLTHSearchAgent(Agent):
         self._built = None  # (added, the round's subgame)
         self._round_spot = None
         self.busy = 0.0
-        self.last_searched = False  # whether a search decided the last decision (match latency)
         self._deadline: float | None = None  # when the current decision's time budget ends
         self.preflop_root = False  # the first round searches from an off-tree raise
 
@@ -259,8 +258,11 @@ class NLTHSearchAgent(Agent):
             action = self.blueprint.act(state, seat)
         self.decisions.append(Decision(state.street, self.busy + time.perf_counter() - started, searched))
         self.busy = 0.0
-        self.last_searched = searched
         return action
+
+    @property
+    def last_searched(self) -> bool:
+        return bool(self.decisions) and self.decisions[-1].searched
 
     def _budget(self) -> float | None:
         """Seconds a solve may take: None without a budget; the rest of the current
