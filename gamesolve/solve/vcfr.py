@@ -326,23 +326,14 @@ def _balanced_order(sizes: np.ndarray, threads: int) -> np.ndarray:
     jobs dealt largest first to the threads in a snake (0, 1, .., T-1, T-1, .., 0, ...), so
     that the blocks hold about equal work. (Jobs differ in size by orders of magnitude: a
     river after check-check or after an all-in; in their natural order one thread gets the
-    big ones.)"""
+    big ones.) The last, partial lap of smallest jobs goes forward, so the first n % T blocks
+    get one job more, as the parallel loop splits n jobs."""
     by_size = np.argsort(-sizes, kind="stable")
     rank = np.arange(len(sizes))
     lap, pos = rank // threads, rank % threads
-    group = np.where(lap % 2 == 0, pos, threads - 1 - pos)
-    blocks = [by_size[group == g] for g in range(threads)]
-    # The parallel loop splits n jobs into blocks of n // T (the first n % T one more):
-    # move single jobs so that each block has exactly its length.
-    n, want = len(sizes), [len(sizes) // threads + (1 if g < len(sizes) % threads else 0) for g in range(threads)]
-    flat = [list(b) for b in blocks]
-    spill = [j for g in range(threads) for j in flat[g][want[g]:]]
-    for g in range(threads):
-        del flat[g][want[g]:]
-        while len(flat[g]) < want[g]:
-            flat[g].append(spill.pop())
-    assert sum(map(len, flat)) == n
-    return np.array([j for b in flat for j in b], dtype=np.int64)
+    forward = (lap % 2 == 0) | (lap == len(sizes) // threads)
+    group = np.where(forward, pos, threads - 1 - pos)
+    return by_size[np.argsort(group, kind="stable")].astype(np.int64)
 
 
 def _cuts(cut, nodes, job_cut, job_edge, players: int, states: int, run_order=None) -> K.Cuts:
