@@ -33,7 +33,7 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TERMINAL
 from gamesolve.game.rollout import rollout_value
@@ -141,7 +141,7 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
@@ -343,13 +343,6 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     tables.rng[thread] = state
     tables.visited[thread] += count
     return done
-
-
-@njit(cache=True, parallel=True)
-def run_threads(n_threads, n_iters, done, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro):
-    """``n_iters[t]`` iterations on each of ``n_threads`` threads sharing the tables."""
-    for t in prange(n_threads):
-        done[t] = run_thread(t, n_iters[t], t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro)
 
 
 @njit(cache=True)
