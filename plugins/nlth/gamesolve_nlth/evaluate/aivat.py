@@ -44,7 +44,7 @@ from gamesolve_nlth.evaluate.stakes import load_table
 from gamesolve_nlth.state import NLTHGame, NLTHState
 
 STREET_OF_BOARD = {0: 0, 3: 1, 4: 2, 5: 3}
-FLOP_SAMPLES = 256  # flops drawn for the expectation of the stakes surplus after the flop
+FLOP_SAMPLES = 64  # flops drawn for the expectation of the stakes surplus after the flop
 
 
 @njit(cache=True)
