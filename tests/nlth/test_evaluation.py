@@ -21,7 +21,7 @@ from gamesolve_nlth.agents import CallAgent, FoldAgent, RandomAgent
 from gamesolve_nlth.agents.blueprint import _Line
 from gamesolve_nlth.cards import cards_str
 from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
-from gamesolve_nlth.evaluate.equity import equity_vector
+from gamesolve_nlth.evaluate.equity import equity_vector, turn_equities
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible, preflop_classes
 from gamesolve_nlth.evaluate.preflop import canonical_matchups, matchup_score
 from gamesolve_nlth.evaluate.stakes import StakesTable, load_table, table_shape
@@ -60,6 +60,14 @@ def test_equity_vectors_are_exact(board_size):
         eq = equity_vector(hero, board)
         assert eq[hole_index(*other)] == pytest.approx(float(equity_vs_hand(cards_str(hero), cards_str(other), cards_str(board))), abs=1e-12)
         assert np.isnan(eq[hole_index(hero[0], board[0])])  # impossible pairs
+
+
+def test_turn_equities_of_every_turn_card_match_one_board_at_a_time():
+    hero, flop = [12, 40], [3, 17, 29]
+    cards = [c for c in range(52) if c not in hero + flop]
+    every = turn_equities(hero, flop, cards)
+    for i in (0, 20, 46):
+        np.testing.assert_allclose(every[i], 1.0 - equity_vector(hero, flop + [cards[i]]), atol=1e-12, equal_nan=True)
 
 
 def test_preflop_matchups_reduce_to_47008_classes_that_share_their_equity():
@@ -145,7 +153,7 @@ def test_the_flop_surplus_is_sampled_without_bias():
 def test_the_stakes_table_shipped_was_fitted_on_other_hands_than_the_documented_matches():
     table = load_table()
     assert table.table.shape == (int(np.prod(table_shape())),) and np.all(np.isfinite(table.table))
-    assert table.attrs["seed"] != 1 and "aivat_fit.py" in table.attrs["command"]  # docs/evaluation.md's matches use seed 1
+    assert table.info["seed"] != 1 and "aivat_fit.py" in table.info["command"]  # docs/evaluation.md's matches use seed 1
 
 
 # ---- exposed strategies ---------------------------------------------------------------------------

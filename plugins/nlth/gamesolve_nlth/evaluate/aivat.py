@@ -19,6 +19,12 @@ the end of the hand. Check-down equity is a martingale under chance, so the expe
 after a street's cards is the value before them and a chance correction needs only the
 values before and after the street's cards.
 
+After the flop ``v`` adds the *stakes model* (:mod:`gamesolve_nlth.evaluate.stakes`): the
+effective stack still behind times a table, fitted on calibration hands before the match,
+of how much of it hands of given strengths win or lose beyond their check-down value. That
+part is no martingale: the turn's and the river's corrections subtract its expectation over
+the card (enumerated), the flop's an unbiased estimate of it (independent sampled flops).
+
 Corrections are computed where the pot is heads-up (the agent and one opponent still in the
 hand): the opponent's hand then decides the showdown alone. Where three or more players
 are in the hand (six-player pots before the flop), events go uncorrected; so do events
@@ -37,7 +43,7 @@ from numba import njit
 
 from gamesolve.game.state import CHANCE
 from gamesolve_nlth import engine as E
-from gamesolve_nlth.evaluate.equity import cached_equity_vector
+from gamesolve_nlth.evaluate.equity import cached_equity_vector, turn_equities
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible
 from gamesolve_nlth.evaluate.preflop import preflop_table
 from gamesolve_nlth.evaluate.stakes import load_table
@@ -172,14 +178,23 @@ class HoleCardAIVAT:
 
     def _expected_after_card(self, state, seat, w, board, street) -> float:
         """E[V(board + one card) | O] = sum_c sum_(k without c) w_k v_k(board + c) / (N sum_k w_k),
-        ``N`` the cards a world does not see (each is dealt with probability 1/N)."""
+        ``N`` the cards a world does not see (each is dealt with probability 1/N). The turn's
+        equities come from one pass over every turn and river (:func:`turn_equities`)."""
         seen = set(board) | {c for p in range(state.num_players) if p != seat for c in state.hole_cards(p)}
         deck = [c for c in range(52) if c not in seen]
+        if len(board) == 3:
+            hole, _, m, dead, behind = self._check_down(state, seat, board)
+            cards = [c for c in range(52) if c not in set(board) | set(hole)]
+            turn = dict(zip(cards, turn_equities(hole, board, cards)))
         total = 0.0
         for c in deck:
             wc = w * possible([c])
             keep = wc > 0
-            total += float(np.dot(wc[keep], self._value_vector(state, seat, board + [c], street)[keep]))
+            if len(board) == 3:
+                v = self._v(turn[c], m, dead, behind, hole, board + [c], street, True)
+            else:
+                v = self._value_vector(state, seat, board + [c], street)
+            total += float(np.dot(wc[keep], v[keep]))
         return total / ((len(deck) - 2) * w.sum())
 
     def _decision_values(self, state: NLTHState, seat: int, actions: list[int]) -> list[np.ndarray]:
@@ -247,6 +262,10 @@ class HoleCardAIVAT:
         board = state.board if board is None else list(board)
         street = STREET_OF_BOARD.get(len(board), 1) if street is None else street
         hole, equity, m, dead, behind = self._check_down(state, seat, board)
+        return self._v(equity, m, dead, behind, hole, board, street, stakes)
+
+    def _v(self, equity, m, dead, behind, hole, board, street, stakes) -> np.ndarray:
+        """The check-down value of every world, plus the stakes model's surplus after the flop."""
         v = self.alphas[street] * ((2 * m + dead) * equity - m)
         if stakes and self.stakes is not None and board:
             v = v + self.stakes.surplus(board, hole, equity, street, behind)

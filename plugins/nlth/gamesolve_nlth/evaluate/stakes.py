@@ -9,7 +9,8 @@ stakes model adds to the check-down value of a world ``k`` (the agent's hole car
 ``R`` the effective stack still behind (the smaller of the two players' chips, minus the
 matched amount), ``s`` a hand's *strength* (the percentile of its best hand with the board
 among all hole-card pairs the board allows: what it has made so far, no draws), ``eq_k`` the
-world's exact check-down equity against the opponent's hand. ``T`` is the mean share of the
+world's exact check-down equity against the opponent's hand (a feature on the turn and the
+river; not on the flop, whose 19,600 boards are sampled). ``T`` is the mean share of the
 remaining stack the agent won or lost beyond its check-down value, fitted by weighted least
 squares (weights ``R**2``, shrunk toward 0) on calibration hands played *before* the match
 (:func:`fit_table`, ``benchmarks/aivat_fit.py``): never on the hands it evaluates. AIVAT
@@ -28,7 +29,7 @@ import attrs
 import numpy as np
 from numba import njit
 
-from gamesolve_nlth.evaluate.hands import HOLES, NUM_HOLES, possible
+from gamesolve_nlth.evaluate.hands import HOLES, NUM_HOLES, hole_index, possible
 from gamesolve_nlth.evaluator import evaluate5, evaluate6, evaluate7
 
 STRENGTH_EDGES = (0.5, 0.75, 0.9, 0.97)  # strength bins: [0, .5), [.5, .75), ... [.97, 1]
@@ -93,21 +94,19 @@ class StakesTable:
     """``T`` (flat, :func:`cells` indexes it) and what it was fitted on."""
 
     table: np.ndarray
-    attrs: dict = attrs.field(factory=dict)
+    info: dict = attrs.field(factory=dict)
 
     def surplus(self, board, opponent_hole, equity: np.ndarray, street: int, behind: float) -> np.ndarray:
         """``behind * T[cell]`` of every world on ``board`` (float64[1326])."""
         if behind <= 0:
             return np.zeros(NUM_HOLES)
         s = strength_vector(tuple(int(c) for c in board))
-        from gamesolve_nlth.evaluate.hands import hole_index
-
         return behind * self.table[cells(street, s, float(s[hole_index(*opponent_hole)]), equity)]
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps({"kind": KIND, "strength_edges": list(STRENGTH_EDGES), "equity_edges": list(EQUITY_EDGES),
                                           "shape": list(table_shape()), "table": [round(float(x), 6) for x in self.table],
-                                          "attrs": self.attrs}, indent=1) + "\n")  # fmt: skip
+                                          "attrs": self.info}, indent=1) + "\n")  # fmt: skip
 
 
 def load_table(path=SHIPPED) -> StakesTable:
