@@ -93,7 +93,7 @@ def iterations_to_check(checks: list[tuple[int, float]], target_pct: float, chec
     0.3% on the turn spot), so the last two checks predict the iteration the target is reached
     at; the next check comes 90% of the way there (early checks predict too late, so at most
     half the iterations so far ahead), never sooner than ``check_every``. A check costs about
-    one iteration: on the turn spot this cuts 21 checks to 9 for the same result."""
+    one iteration: on the turn spot 21 checks become 9 (it stops at 203 iterations, not 210)."""
     if len(checks) < 2:
         return check_every
     (t0, e0), (t1, e1) = checks[-2:]
