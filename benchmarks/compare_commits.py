@@ -12,6 +12,12 @@ iterations per CPU second per round and the median ratio.
     python benchmarks/compare_commits.py --what tabular --game leduc|liars_dice --iterations 3000 [--base REV]
 
 times tabular CFR+ on the explicit tree instead of MCCFR.
+
+    python benchmarks/compare_commits.py --what spot [--street turn] [--threads 2] [--base REV]
+
+solves benchmarks/spot_speed.py's spot (the issue's heads-up acceptance spot) to its target in
+each tree, alternating, and prints solver seconds (wall and processor), iterations and the
+exploitability reached; the ratio is of the wall seconds.
 """
 
 from __future__ import annotations
@@ -79,16 +85,26 @@ print(json.dumps({"rate": int(sys.argv[2]) / (time.process_time() - started)}))
 """
 
 
+SPOT_PROBE = r"""
+import json, sys
+sys.meta_path = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+sys.path.insert(0, "benchmarks")
+from spot_speed import solve_street
+row = solve_street(sys.argv[1], int(sys.argv[2]), 10, None)
+print(json.dumps({"rate": 1.0 / row["solver_seconds"], **row}))
+"""
+
+
 def tree_path(tree: Path) -> str:
     return ":".join(str(tree / p) for p in (".", "plugins/kuhn", "plugins/leduc", "plugins/nlth", "plugins/liars_dice"))
 
 
-def rate(tree: Path, probe: str, args: list[str]) -> float:
+def run_probe(tree: Path, probe: str, args: list[str]) -> dict:
     env = {**os.environ, "PYTHONPATH": tree_path(tree)}
     out = subprocess.run([sys.executable, "-c", probe, *args], env=env, cwd=tree, capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"the probe failed in {tree}:\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -98,26 +114,41 @@ def main() -> None:
     parser.add_argument("--preset", default="tiny", help="nlth's abstraction preset")
     parser.add_argument("--iterations", type=int, default=300_000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--what", choices=("mccfr", "tabular"), default="mccfr", help="MCCFR training or tabular CFR+")
+    parser.add_argument("--what", choices=("mccfr", "tabular", "spot"), default="mccfr",
+                        help="MCCFR training, tabular CFR+ or the spot benchmark's solve")
+    parser.add_argument("--street", choices=("river", "turn", "flop"), default="turn", help="--what spot: the street")
+    parser.add_argument("--threads", type=int, default=2, help="--what spot: solver threads")
     args = parser.parse_args()
     if args.what == "tabular" and args.game == "nlth":
         parser.error("--what tabular runs on --game leduc or liars_dice")
-    probe, probe_args = (
-        (PROBE, [args.preset, str(args.iterations), args.game]) if args.what == "mccfr" else (TABULAR_PROBE, [args.game, str(args.iterations)])
-    )
+    probe, probe_args = {
+        "mccfr": (PROBE, [args.preset, str(args.iterations), args.game]),
+        "tabular": (TABULAR_PROBE, [args.game, str(args.iterations)]),
+        "spot": (SPOT_PROBE, [args.street, str(args.threads)]),
+    }[args.what]
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), args.base], check=True, capture_output=True)
         try:
             ratios = []
-            print(f"| round | {args.base} it/CPU s | this checkout it/CPU s | ratio |")
-            print("|---|---:|---:|---:|")
+            if args.what == "spot":
+                print(f"| round | tree | iterations | solver s | CPU s | exploitability (% pot) | load |")
+                print("|---|---|---:|---:|---:|---:|---:|")
+            else:
+                print(f"| round | {args.base} it/CPU s | this checkout it/CPU s | ratio |")
+                print("|---|---:|---:|---:|")
             for r in range(args.rounds):
-                old = rate(base, probe, probe_args)
-                new = rate(ROOT, probe, probe_args)
-                ratios.append(new / old)
-                print(f"| {r + 1} | {old:,.0f} | {new:,.0f} | {new / old:.3f} |", flush=True)
-            print(f"\nmedian ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")
+                old = run_probe(base, probe, probe_args)
+                new = run_probe(ROOT, probe, probe_args)
+                ratios.append(new["rate"] / old["rate"])
+                if args.what == "spot":
+                    for name, row in ((args.base, old), ("this checkout", new)):
+                        print(f"| {r + 1} | {name} | {row['iterations']} | {row['solver_seconds']:.2f} | "
+                              f"{row['solver_cpu_seconds']:.2f} | {row['exploitability_pct_pot']:.3f} | {row['load_average']} |", flush=True)
+                else:
+                    print(f"| {r + 1} | {old['rate']:,.0f} | {new['rate']:,.0f} | {new['rate'] / old['rate']:.3f} |", flush=True)
+            what = "speed (1 / solver seconds)" if args.what == "spot" else "rate"
+            print(f"\nmedian {what} ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)
 

@@ -4,7 +4,7 @@ The issue's spots: two ~45% ranges, pot 1000, 9000 behind, bets 50%/100%/all-in,
 100%/all-in, all-in threshold 0.67 (raise cap 3), on one fixed board per street. Each street
 is solved with ``gamesolve spot``'s own function (:func:`gamesolve_nlth.spot.solve.solve_spot`,
 DCFR) until the exploitability reaches the street's target (river 0.3%, turn 0.3%, flop 0.5%
-of the pot), checking it every ``--check-every`` iterations as ``gamesolve spot`` does.
+of the pot), checking it as ``gamesolve spot`` does (at least ``--check-every`` iterations apart).
 Printed per street: nodes, iterations, solver seconds (tree building and the first,
 compilation excluded; the exploitability checks included) and their processor
 seconds over all threads, exploitability, the process's peak resident memory (each street
@@ -76,7 +76,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--street", choices=tuple(BOARDS), action="append", help="street(s) to run (default: all)")
     ap.add_argument("--threads", type=int, nargs="+", default=[2], help="thread counts to run each street with")
-    ap.add_argument("--check-every", type=int, default=10, help="iterations between exploitability checks")
+    ap.add_argument("--check-every", type=int, default=10, help="fewest iterations between exploitability checks")
     ap.add_argument("--max-seconds", type=float, default=None, help="stop a street after this much solving")
     ap.add_argument("--json", action="store_true", help="one JSON object per street")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)  # one street, this process

@@ -121,7 +121,7 @@ class VectorCFR:
             node=np.zeros((threads_n, depth + 1), np.int64), k=np.zeros((threads_n, depth + 1), np.int64),
             reach=np.zeros((threads_n, depth + 1, p, s)), value=np.zeros((threads_n, depth + 1, s)),
             act=np.zeros((threads_n, depth + 1, a, s)), sigma=np.zeros((threads_n, depth + 1, a, s)),
-            chosen=np.zeros((threads_n, depth + 1), np.int64), sums=np.zeros((threads_n, max(self.removal.n_items, 1))),
+            chosen=np.zeros((threads_n, depth + 1), np.int64), sums=np.zeros((threads_n, self.removal.n_items + 1)),
             start=np.zeros((threads_n, p, s)),
         )  # fmt: skip
         self._root_values = np.zeros(s)
@@ -299,7 +299,7 @@ class VectorCFR:
         rm = self.removal
         mass = np.zeros(reach.shape[1])
         if self.form.num_players == 2:
-            fixed_cfv(reach[1], rm.items, rm.n_items, 1.0, mass, np.empty(rm.n_items))
+            fixed_cfv(reach[1], rm.items, rm.n_items, 1.0, mass, np.empty(rm.n_items + 1))
         else:
             prefix_sweep(reach[1], reach[2], rm.items, rm.n_items, rm.path_strength[0], rm.path_order[0], True, True, 0, 0.0, 0.0, 0.0, 1.0, mass)
         return float(reach[0] @ mass)

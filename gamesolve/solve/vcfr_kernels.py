@@ -75,16 +75,17 @@ each job's values and whether it ran."""
 @njit(cache=True, inline="always")
 def _strategy(table, row, n_act, out, a_stride, s):
     """Regret matching of ``table[row : row + n_act]`` into ``out[a * a_stride + s]``: positive
-    entries normalised, else uniform (on an average, all non-negative, this normalises)."""
+    entries normalised, else uniform (on an average, all non-negative, this normalises).
+    Branch-free, one division per row (the hottest loop of a pass)."""
     total = 0.0
     for a in range(n_act):
         v = table[row + a]
-        if v > 0.0:
-            total += v
+        total += v if v > 0.0 else 0.0
     if total > 0.0:
+        scale = 1.0 / total
         for a in range(n_act):
             v = table[row + a]
-            out[a * a_stride + s] = v / total if v > 0.0 else 0.0
+            out[a * a_stride + s] = (v if v > 0.0 else 0.0) * scale
     else:
         for a in range(n_act):
             out[a * a_stride + s] = 1.0 / n_act

@@ -9,6 +9,7 @@ from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, RangeError, hand_class, parse_range
+from gamesolve_nlth.spot.solve import iterations_to_check
 from gamesolve_nlth.spot.suits import card_classes
 from gamesolve_nlth.spot.tree import ALLIN, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges
 
@@ -204,3 +205,15 @@ def test_bad_ranges_are_refused(text):
 def test_bad_boards_are_refused(board):
     with pytest.raises(SpotError):
         Spot(tuple(parse_cards(board)), 1000, 9000)
+
+
+def test_exploitability_checks_come_every_check_every_iterations_until_two_predict_the_target():
+    assert iterations_to_check([], 0.3, 10) == 10
+    assert iterations_to_check([(10, 35.8)], 0.3, 10) == 10
+    # Early checks predict the target far off: at most half the iterations so far ahead.
+    assert iterations_to_check([(90, 1.41), (100, 1.12)], 0.3, 10) == 50
+    # Exploitability falling as t^-2 from 1.2% at 100 reaches 0.31% at 196.7: checked at 193.
+    assert iterations_to_check([(150, 1.2 * (100 / 150) ** 2), (160, 1.2 * (100 / 160) ** 2)], 0.31, 10) == 33
+    # Close to the target, or not improving: every check_every iterations.
+    assert iterations_to_check([(190, 0.333), (200, 0.303)], 0.3, 10) == 10
+    assert iterations_to_check([(190, 0.33), (200, 0.34)], 0.3, 10) == 10

@@ -39,7 +39,7 @@ def _percent(text: str) -> float:
 @click.option("--max-iterations", type=click.IntRange(1), default=10_000, show_default=True)
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="stop after this much solving time")
 @click.option("--check-every", type=click.IntRange(1), default=10, show_default=True,
-              help="iterations between exploitability checks")
+              help="fewest iterations between exploitability checks (more while the target is far)")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
                  threads, max_iterations, seconds, check_every, as_json):  # fmt: skip
