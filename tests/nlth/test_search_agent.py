@@ -17,13 +17,14 @@ DECK = parse_cards("AsKd" "QhQc" "2h7c9s" "Td" "3c")  # hole cards of seats 0 an
 QUICK = {"seconds": "0", "iterations": "8"}
 
 
-def play(agent, seat, opponent, deck=DECK):
+def play(agent, seat, opponent, deck=DECK, until=None):
     """One heads-up hand: chance deals ``deck`` in order, ``agent`` plays ``seat``,
-    ``opponent(state)`` the other seat; every transition is shown to the agent."""
+    ``opponent(state)`` the other seat; every transition is shown to the agent. Stops early
+    at the first state where ``until(state)`` holds."""
     game = agent.game
     agent.new_hand(seat, 0)
     state, k, log = game.new_initial_state(), 0, []
-    while not state.is_terminal():
+    while not state.is_terminal() and not (until is not None and until(state)):
         p = state.current_player()
         if p < 0:
             action, k = deck[k], k + 1
@@ -213,18 +214,9 @@ def test_the_same_seed_plays_the_same_hand(agent_factory):
 
 
 def reach_first_river_decision(agent, seat, opponent, deck=DECK):
-    """Plays a heads-up hand as :func:`play` does up to the agent's first river decision;
-    returns that state (the agent has seen everything before it)."""
-    agent.new_hand(seat, 0)
-    state, k = agent.game.new_initial_state(), 0
-    while not (state.street == 3 and state.current_player() == seat):
-        p = state.current_player()
-        if p < 0:
-            action, k = deck[k], k + 1
-        else:
-            action = agent.act(state, seat) if p == seat else opponent(state)
-        agent.observe(state, action)
-        state = state.child(action)
+    """The agent's first river decision of a hand played by :func:`play` (it has seen
+    everything before it)."""
+    state, _ = play(agent, seat, opponent, deck, until=lambda s: s.street == 3 and s.current_player() == seat)
     return state
 
 

@@ -30,6 +30,7 @@ from gamesolve_nlth.search.agent import NLTHSearchAgent, NLTHSearchConfig
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.spot.tree import spot_ranges
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, raise_action
+from tests.nlth.test_search_agent import play
 
 SUB_DECK = parse_cards("AsAhKsKhQsQhJsJhTsTh9s9h")
 BOARD = parse_cards("Qs7c2d" "Kh" "Js")  # flop, turn, river: three cards of the sub-deck
@@ -113,21 +114,8 @@ def hand():
         return action
 
     agent._solve, agent._search_action = spy_solve, spy_search_action
-    deck = [*HOLES[0], *HOLES[1], *BOARD]
-    agent.new_hand(AGENT, 0)
-    state, dealt, history = game.new_initial_state(), 0, []
-    while not state.is_terminal() and record["river"] is None:
-        player = state.current_player()
-        if player < 0:
-            action, dealt = deck[dealt], dealt + 1
-        elif player == AGENT:
-            action = agent.act(state, AGENT)
-        else:
-            action = opponent(state)
-        if player >= 0 and state.street < 3:
-            history.append((state, player, int(action)))
-        agent.observe(state, action)
-        state = state.child(action)
+    _, log = play(agent, AGENT, opponent, [*HOLES[0], *HOLES[1], *BOARD], until=lambda _: record["river"] is not None)
+    history = [(state, state.current_player(), int(action)) for state, action in log if state.current_player() >= 0 and state.street < 3]
     assert record["river"] is not None, "the hand reached the agent's river decision"
     assert len(record["turn_solves"]) >= 2, "the odd turn bet made the agent re-solve the turn"
     assert record["played"], "the agent acted on the turn before the re-solve"
