@@ -253,5 +253,5 @@ def test_local_best_response_plays_against_the_search_agent(hu_blueprint):
     from gamesolve_nlth import plugin as nlth_plugin
 
     host = make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
-    result = run_lbr(host, NLTHGame(players=2), f"search:store={hu_blueprint}:seconds=0:iterations=4", 4, seed=2)
-    assert result.hands == 4 and np.isfinite(result.mbb_per_game)
+    result = run_lbr(host, NLTHGame(players=2), f"search:store={hu_blueprint}:seconds=0:iterations=4", 2, seed=2)
+    assert result.hands == 2 and np.isfinite(result.mbb_per_game)
