@@ -18,7 +18,6 @@ from gamesolve.evaluate.match import make_agents, play_match
 from gamesolve.plugins import make_plugin_manager
 from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.agents import CallAgent, FoldAgent, RandomAgent
-from gamesolve_nlth.agents.blueprint import _Line
 from gamesolve_nlth.cards import cards_str
 from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
 from gamesolve_nlth.evaluate.equity import equity_vector, turn_equities
@@ -26,7 +25,8 @@ from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible, preflop_c
 from gamesolve_nlth.evaluate.preflop import canonical_matchups, matchup_score
 from gamesolve_nlth.evaluate.stakes import StakesTable, load_table, table_shape
 from gamesolve_nlth.evaluator import equity_vs_hand
-from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame
+from gamesolve.game.poker_form import RAISE
+from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, action_raise_to
 
 
 @pytest.fixture(scope="module")
@@ -157,12 +157,34 @@ def test_the_stakes_table_shipped_was_fitted_on_other_hands_than_the_documented_
 
 
 # ---- exposed strategies ---------------------------------------------------------------------------
-def test_a_heads_up_blueprint_line_posts_the_blinds_of_the_real_game():
-    from gamesolve_nlth import engine as E
+def raises_played_and_in_the_tree(agent, state):
+    """``[(real raise-to, the tree's raise-to)]`` of the blueprint's raises below all-in at
+    ``state``, and the real action of each tree edge there."""
+    store = agent.store
+    node, _ = agent._locate(state)
+    played = [a for a, _ in agent.strategy(state, state.current_player())]  # one per tree edge, in order
+    edges = range(int(store.child_start[node]), int(store.child_start[node + 1]))
+    pairs = [(action_raise_to(a), action_raise_to(int(store.edge_label[k])))
+             for k, a in zip(edges, played) if store.edge_class[k] == RAISE and action_raise_to(a) < state.max_raise_to]  # fmt: skip
+    return pairs, played
 
-    for n in (2, 3, 6):
-        s = E.new_hand(np.full(n, 10_000, np.int64), 50, 100, n - 1, np.zeros(23, np.int64), 0)
-        assert _Line.start(n, 50, 100).bets == [int(x) for x in s[E.BET : E.BET + n]]
+
+@pytest.mark.parametrize("button", [0, 1])
+def test_heads_up_the_blueprint_bets_the_trees_sizes_on_the_trees_own_lines(hu_blueprint, nlth_host, button):
+    """Heads-up, the button posts the small blind and acts first before the flop. On the
+    tree's own lines the real pot is the tree's, so every raise the agent plays is the tree's
+    raise-to amount: its pot fractions are the tree's (blinds seated wrongly would scale them)."""
+    game = NLTHGame(2)
+    (agent,), _ = make_agents(nlth_host.agents, game, [f"blueprint:store={hu_blueprint}"], 0)
+    root = game.new_initial_state(cards="7s2d QhJh", button=button)
+    assert root.current_player() == button and root.bets[button] == game.small_blind
+    pairs, played = raises_played_and_in_the_tree(agent, root)
+    for action in played:  # the big blind's answer to each of the small blind's actions
+        after = root.child(action)
+        if not after.is_terminal() and after.street == 0:
+            pairs += raises_played_and_in_the_tree(agent, after)[0]
+    assert len(pairs) >= 2  # the small blind's raise, and the big blind's over a limp
+    assert all(real == tree for real, tree in pairs)
 
 
 @pytest.mark.parametrize("make", [RandomAgent, CallAgent, FoldAgent], ids=["random", "call", "fold"])

@@ -17,13 +17,14 @@ DECK = parse_cards("AsKd" "QhQc" "2h7c9s" "Td" "3c")  # hole cards of seats 0 an
 QUICK = {"seconds": "0", "iterations": "8"}
 
 
-def play(agent, seat, opponent, deck=DECK):
+def play(agent, seat, opponent, deck=DECK, until=None):
     """One heads-up hand: chance deals ``deck`` in order, ``agent`` plays ``seat``,
-    ``opponent(state)`` the other seat; every transition is shown to the agent."""
+    ``opponent(state)`` the other seat; every transition is shown to the agent. Stops early
+    at the first state where ``until(state)`` holds."""
     game = agent.game
     agent.new_hand(seat, 0)
     state, k, log = game.new_initial_state(), 0, []
-    while not state.is_terminal():
+    while not state.is_terminal() and not (until is not None and until(state)):
         p = state.current_player()
         if p < 0:
             action, k = deck[k], k + 1
@@ -210,3 +211,47 @@ def test_the_same_seed_plays_the_same_hand(agent_factory):
     _, log_a = play(a, AGENT_SEAT, odd_sizer)
     _, log_b = play(b, AGENT_SEAT, odd_sizer)
     assert [x for _, x in log_a] == [x for _, x in log_b]
+
+
+def reach_first_river_decision(agent, seat, opponent, deck=DECK):
+    """The agent's first river decision of a hand played by :func:`play` (it has seen
+    everything before it)."""
+    state, _ = play(agent, seat, opponent, deck, until=lambda s: s.street == 3 and s.current_player() == seat)
+    return state
+
+
+def test_the_exposed_strategy_is_the_distribution_the_agent_plays(agent_factory):
+    agent = agent_factory(bets="50%,allin", raises="none", streets="3")
+    state = reach_first_river_decision(agent, AGENT_SEAT, caller)
+    mine = np.array([DECK[2 * AGENT_SEAT : 2 * AGENT_SEAT + 2]], dtype=np.int64)
+    asked = agent.range_probabilities(state, AGENT_SEAT, mine)  # before acting: a copy of the agent searches
+    draws = [agent.act(state, AGENT_SEAT) for _ in range(4000)]
+    actions, probs = agent.range_probabilities(state, AGENT_SEAT, mine)  # what it played with
+    assert asked[0] == actions and np.array_equal(asked[1], probs)
+    assert len(actions) == 3 and agent.decisions[-1].searched
+    for action, p in zip(actions, probs[0]):
+        frequency = draws.count(action) / len(draws)
+        assert abs(frequency - p) <= 4 * np.sqrt(p * (1 - p) / len(draws)) + 1e-12
+
+
+def test_the_exposed_strategy_for_another_hand_is_what_the_agent_holding_it_plays(agent_factory):
+    """Same public history, the agent's hole cards swapped for others: the first agent's
+    exposure for the second's hand is the second's own strategy (no own row was frozen)."""
+    other = DECK[:2] + parse_cards("8d8h") + DECK[4:]
+    exposures = []
+    for deck in (DECK, other):
+        agent = agent_factory(bets="50%,allin", raises="none", streets="3")
+        state = reach_first_river_decision(agent, AGENT_SEAT, caller, deck)
+        exposures.append(agent.range_probabilities(state, AGENT_SEAT, np.array([other[2:4]], dtype=np.int64)))
+    assert exposures[0][0] == exposures[1][0]
+    assert np.array_equal(exposures[0][1], exposures[1][1])
+
+
+def test_local_best_response_plays_against_the_search_agent(hu_blueprint):
+    from gamesolve.evaluate.lbr import run_lbr
+    from gamesolve.plugins import make_plugin_manager
+    from gamesolve_nlth import plugin as nlth_plugin
+
+    host = make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
+    result = run_lbr(host, NLTHGame(players=2), f"search:store={hu_blueprint}:seconds=0:iterations=4", 2, seed=2)
+    assert result.hands == 2 and np.isfinite(result.mbb_per_game)

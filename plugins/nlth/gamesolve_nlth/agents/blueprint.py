@@ -166,7 +166,7 @@ class BlueprintAgent(Agent):
         s = self.store
         n = self.game.num_players
         real = self.game.new_initial_state(cards=self.dummy, button=state.button)
-        line = _Line.start(n, self.game.small_blind, self.game.big_blind)
+        line = _Line.start(real, [self._tree_seat(seat, state.button) for seat in range(n)])
         node = 0
         for position, (_street, seat, action) in enumerate(state.player_actions()):
             if s.node_kind[node] != DECISION:
@@ -280,13 +280,13 @@ class _Line:
         self.bets = bets
 
     @classmethod
-    def start(cls, n: int, small_blind: int, big_blind: int) -> _Line:
-        bets = [0] * n
-        # Tree seats are positions left of the button: seat 0 posts the small blind, seat 1
-        # the big blind; heads-up the button (tree seat 1) posts the small blind.
-        sb, bb = (1, 0) if n == 2 else (0, 1)
-        bets[sb], bets[bb] = small_blind, big_blind
-        return cls(list(bets), bets)
+    def start(cls, state: NLTHState, tree_seats: list[int]) -> _Line:
+        """The chips the rules engine has put in before the first decision of ``state``'s hand
+        (the blinds), moved to the tree's seats (``tree_seats[seat]``)."""
+        committed, bets = [0] * len(tree_seats), [0] * len(tree_seats)
+        for seat, t in enumerate(tree_seats):
+            committed[t], bets[t] = state.committed[seat], state.bets[seat]
+        return cls(committed, bets)
 
     @property
     def pot(self) -> int:

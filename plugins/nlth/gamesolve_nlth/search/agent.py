@@ -40,6 +40,7 @@ memory).
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections.abc import Mapping
@@ -190,9 +191,22 @@ class _Solved:
 
 
 class NLTHSearchAgent(Agent):
-    """Plays one seat with real-time search (see the module docstring)."""
+    """Plays one seat with real-time search (see the module docstring).
+
+    Its strategy over its whole range (``range_probabilities``, for local best response): at a
+    decision it searched, the rows of that solve for every hole-card pair (for the hand it
+    holds, exactly what :meth:`act` samples from); at a state it has not acted at, what a copy
+    of it that follows the hand there would play (searching there if the round searches); the
+    blueprint's where the blueprint plays.
+    """
 
     name = "search"
+    strategy_is_exact = False
+    """For the hand it holds the exposure is what it plays; for its other hands it is a model:
+    an agent actually holding one would have frozen its own earlier rows with that hand's
+    probabilities and carried its own range with them (Algorithm 2, line 13) and, under a
+    time budget, solved for a different time. Local best response may use a model; AIVAT,
+    whose estimate weights every hand of the range, does not."""
 
     def __init__(self, game: NLTHGame, blueprint, config: NLTHSearchConfig = NLTHSearchConfig(), seed: int = 0):
         self.game = game
@@ -221,6 +235,9 @@ class NLTHSearchAgent(Agent):
         self.busy = 0.0
         self._deadline: float | None = None  # when the current decision's time budget ends
         self.preflop_root = False  # the first round searches from an off-tree raise
+        self._seen: NLTHState | None = None  # the state after the last transition observed
+        self._played: dict[tuple[int, ...], tuple[list[int], np.ndarray] | None] = {}  # history -> exposure
+        self._probes: dict[tuple[int, ...], tuple[list[int], np.ndarray] | None] = {}  # hypothetical states'
 
     def observe(self, state: NLTHState, action: int) -> None:
         started = time.perf_counter()
@@ -235,7 +252,7 @@ class NLTHSearchAgent(Agent):
                 self.added.setdefault(self._path(state), set()).add(action_raise_to(self._spot_label(state, action)))
                 self.stale = True
             self.actions.append((state, player, int(action)))
-        child = state.child(action)
+        child = self._seen = state.child(action)
         if child.current_player() >= 0 and (self.root is None or child.street != self.root.street):
             self._new_round(child)
         elif player >= 0 and player != self.seat and child.current_player() >= 0 and self._off_blueprint(state, player, action):
@@ -255,6 +272,7 @@ class NLTHSearchAgent(Agent):
                 self._deadline = None
         if action is None:
             searched = False
+            self._played[tuple(state.history)] = None
             action = self.blueprint.act(state, seat)
         self.decisions.append(Decision(state.street, self.busy + time.perf_counter() - started, searched))
         self.busy = 0.0
@@ -504,7 +522,10 @@ class NLTHSearchAgent(Agent):
         node = _walk(form, self._path(state))
         return node is not None and self._spot_label(state, action) in {int(a) for a in form.labels(node)}
 
-    def _search_action(self, state: NLTHState) -> int | None:
+    def _strategy(self, state: NLTHState) -> tuple[tuple[int, ...], list[int], np.ndarray] | None:
+        """The searched strategy at ``state`` (solving first where needed): the path to it,
+        the subgame's labels there and ``rows[1326, labels]`` the agent plays; None where the
+        blueprint plays."""
         if self.solved is None or self.stale:
             self._solve()
         if self.solved is None:
@@ -516,11 +537,69 @@ class NLTHSearchAgent(Agent):
         rows = self.solved.rows(node, self.config.play)
         if rows is None:
             return None
+        return path, [int(a) for a in self.solved.form.labels(node)], rows
+
+    def _search_action(self, state: NLTHState) -> int | None:
+        found = self._strategy(state)
+        if found is None:
+            return None
+        path, labels, rows = found
         probs = rows[hand_index(*state.hole_cards(self.seat))]
-        labels = [int(a) for a in self.solved.form.labels(node)]
         self.frozen[path] = {a: float(p) for a, p in zip(labels, probs)}  # line 13
+        self._played[tuple(state.history)] = _by_real_action(state, labels, rows)
         label = labels[int(self.rng.choice(len(labels), p=probs / probs.sum()))]
         return _real_action(state, label)
+
+    # -- the strategy over the range (local best response) ----------------------------------
+    def range_probabilities(self, state: NLTHState, seat: int, holes: np.ndarray) -> tuple[list[int], np.ndarray]:
+        """The agent's strategy at ``state`` for each of ``holes`` (int64[n, 2], none touching
+        the board): the real actions and ``probs[n, actions]`` (see the class docstring).
+        Neither the agent's state nor its random numbers change."""
+        key = tuple(state.history)
+        if key in self._played:
+            exposed = self._played[key]
+        else:
+            if key not in self._probes:
+                self._probes[key] = self._probe(state)
+            exposed = self._probes[key]
+        if exposed is None:
+            return self.blueprint.range_probabilities(state, seat, holes)
+        actions, rows = exposed
+        return actions, rows[_PAIR_INDEX[holes[:, 0], holes[:, 1]]]
+
+    def _probe(self, state: NLTHState) -> tuple[list[int], np.ndarray] | None:
+        """What the agent would play at ``state``, a state after the ones it has seen: a copy
+        of it observes the rest of the way and answers (None: the blueprint plays there)."""
+        seen = self._seen
+        if seen is None or tuple(state.history[: len(seen.history)]) != tuple(seen.history):
+            return None
+        probe = copy.copy(self)
+        probe.rng = copy.deepcopy(self.rng)
+        probe.decisions, probe.actions, probe.cards = list(self.decisions), list(self.actions), list(self.cards)
+        probe.added = {path: set(amounts) for path, amounts in self.added.items()}
+        probe.frozen, probe._played, probe._probes, probe._deadline = dict(self.frozen), {}, {}, None
+        before = seen
+        for action in state.history[len(seen.history) :]:
+            probe.observe(before, action)
+            before = before.child(action)
+        found = probe._strategy(state) if probe._searching() else None
+        return None if found is None else _by_real_action(state, found[1], found[2])
+
+
+_PAIR_INDEX = np.full((52, 52), -1, dtype=np.int64)
+_PAIR_INDEX[HAND_CARDS[:, 0], HAND_CARDS[:, 1]] = _PAIR_INDEX[HAND_CARDS[:, 1], HAND_CARDS[:, 0]] = np.arange(NUM_HANDS)
+
+
+def _by_real_action(state: NLTHState, labels: list[int], rows: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """Subgame rows as the real actions :meth:`NLTHSearchAgent.act` plays for them (labels
+    that land on the same real action merged), each row normalised as ``act`` samples it."""
+    real = [_real_action(state, label) for label in labels]
+    actions = sorted(set(real))
+    merged = np.zeros((rows.shape[0], len(actions)))
+    for col, action in enumerate(real):
+        merged[:, actions.index(action)] += rows[:, col]
+    total = merged.sum(axis=1, keepdims=True)
+    return actions, np.divide(merged, total, out=np.full_like(merged, 1.0 / len(actions)), where=total > 0)
 
 
 def _walk(form, path: tuple[int, ...]) -> int | None:
