@@ -37,7 +37,7 @@ import numpy as np
 
 from gamesolve.rng import mix
 from gamesolve.solve.mccfr import Counters, MCCFRConfig, MCCFRTrainer, ScheduledRun
-from gamesolve.solve.row_cache import RowCache
+from gamesolve.solve.row_cache import RowCache, check_limit, row_counts
 from gamesolve.solve.shards import Rows, allocate, gather, load_parts, merge_rows, put_rows, scatter, take_rows
 
 PART = "part-{:03d}"
@@ -275,6 +275,8 @@ class RayTrainer(ScheduledRun):
                  out: Path | None = None, resume: bool = False, note=lambda message: None):  # fmt: skip
         from gamesolve.ray_cluster import connect
 
+        if spec.cache_rows:
+            check_limit(form, spec.cache_rows)
         self.form = form
         self.config = config
         self.spec = spec
@@ -533,11 +535,9 @@ class RayTrainer(ScheduledRun):
         out = {"ray_workers": len(self.workers), "ray_workers_replaced": self.replaced,
                "ray_worker_peak_rss_bytes": self.peak_rss}  # fmt: skip
         if self.spec.cache_rows:
-            form = self.form
-            is_owner = (form.row_owner == np.arange(form.num_nodes)) & (form.row_sizes() > 0)
             out.update({
                 "ray_cache_rows": self.spec.cache_rows, "ray_cache_peak_rows": self.cache_peak,
-                "game_rows": int(form.num_private[form.node_round][is_owner].sum()),
+                "game_rows": int(row_counts(self.form)[0].sum()),
                 "ray_cache_fetched_rows": sum(s["fetched_rows"] for s in self.cache_stats),
                 "ray_cache_passes": max((s["passes"] for s in self.cache_stats), default=0),
                 "ray_exchanges": self.exchanges,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamesolve.errors import UserError
 from gamesolve.rng import mix
 from gamesolve.solve import mccfr_kernels as K
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer, no_fetch
@@ -30,17 +31,29 @@ MISSES = 1 << 14  # owners a thread records per pass (more are found when the it
 MAX_STALLED = 64  # passes in a row without a completed iteration: the cache is smaller than an iteration's rows
 
 
+def row_counts(form) -> tuple[np.ndarray, np.ndarray]:
+    """Per node: its rows (private states, for an owner of table rows; else 0), and
+    whether they are first-round rows (which a cache always holds)."""
+    is_owner = (form.row_owner == np.arange(form.num_nodes)) & (form.row_sizes() > 0)
+    return np.where(is_owner, form.num_private[form.node_round], 0).astype(np.int64), is_owner & (form.node_round == 0)
+
+
+def check_limit(form, limit: int) -> None:
+    """A cache of ``limit`` rows must hold at least the first round's rows (UserError)."""
+    rows, first = row_counts(form)
+    if limit < int(rows[first].sum()):
+        raise UserError(f"--cache-rows {limit:,} cannot hold the first round's {int(rows[first].sum()):,} rows, "
+                        f"which every worker keeps (the game has {int(rows.sum()):,} rows)")  # fmt: skip
+
+
 class RowCache:
     """At most ``limit`` rows of the tables, fetched on demand (see the module's text)."""
 
     def __init__(self, form, config: MCCFRConfig, *, limit: int, seed: int, threads: int = 1):
         sizes = form.row_sizes()
-        is_owner = (form.row_owner == np.arange(form.num_nodes)) & (sizes > 0)
-        self.rows_of = np.where(is_owner, form.num_private[form.node_round], 0).astype(np.int64)
-        self.pinned = is_owner & (form.node_round == 0)
+        self.rows_of, self.pinned = row_counts(form)
         self.pinned_rows = int(self.rows_of[self.pinned].sum())
-        if limit < self.pinned_rows:
-            raise ValueError(f"a cache of {limit:,} rows cannot hold the first round's {self.pinned_rows:,} rows")
+        check_limit(form, limit)
         self.limit = int(limit)
         max_actions = int(form.num_actions.max(initial=1))
         # Room for twice the limit: rows changed in a round stay until it ends (np.zeros maps
