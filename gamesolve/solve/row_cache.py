@@ -56,9 +56,10 @@ class RowCache:
         check_limit(form, limit)
         self.limit = int(limit)
         max_actions = int(form.num_actions.max(initial=1))
-        # Room for twice the limit: rows changed in a round stay until it ends (np.zeros maps
-        # pages lazily: memory is used where rows are, and compaction reuses the start).
-        capacity = int(sizes[self.pinned].sum()) + 2 * self.limit * max_actions + 1
+        # Room for the limit's rows at the most actions a node has: rows are added after the
+        # others until an eviction compacts them (np.zeros maps pages lazily: memory is used
+        # only where rows are).
+        capacity = int(sizes[self.pinned].sum()) + self.limit * max_actions + 1
         self.trainer = t = MCCFRTrainer(form, config, threads=threads, seed=seed, capacity=capacity)
         t.tables = t.tables._replace(touched=np.zeros(form.num_nodes, dtype=np.uint8))
         self.seed = np.uint64(mix(seed * 1_000_003 + 0xCAC4E))  # the iterations' streams (not the deals')

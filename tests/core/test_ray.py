@@ -112,16 +112,16 @@ def test_workers_with_row_caches_smaller_than_the_game_train_leduc_as_well_as_on
     # Each worker holds at most 240 of Leduc's 288 rows (an iteration reads up to ~170 of
     # them) and fetches the others from their shards; then the run continues with one worker.
     out = tmp_path / "run"
-    one = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *leduc(10000), "--json"], capture_output=True,
+    one = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *leduc(8000), "--json"], capture_output=True,
                                     text=True, check=True).stdout.splitlines()[-1])  # fmt: skip
-    two = cluster.run([*leduc(10000, out), "--ray", cluster.address, "--workers", "2", "--cache-rows", "240"])
-    assert two["iterations"] == 10000 and two["ray_workers"] == 2
+    two = cluster.run([*leduc(8000, out), "--ray", cluster.address, "--workers", "2", "--cache-rows", "240"])
+    assert two["iterations"] == 8000 and two["ray_workers"] == 2
     assert two["ray_cache_peak_rows"] <= 240 < two["game_rows"] == 288
     assert two["ray_cache_fetched_rows"] > 288  # rows were evicted and fetched again
     assert two["exploitability"] <= 1.5 * one["exploitability"], (two["exploitability"], one["exploitability"])
-    more = cluster.run(["solve", "--out", str(out), "--resume", "--iterations", "2000", "--ray", cluster.address,
+    more = cluster.run(["solve", "--out", str(out), "--resume", "--iterations", "500", "--ray", cluster.address,
                         "--workers", "1", "--cache-rows", "240"])  # fmt: skip
-    assert more["iterations"] == 12000 and more["ray_workers"] == 1 and more["ray_cache_peak_rows"] <= 240
+    assert more["iterations"] == 8500 and more["ray_workers"] == 1 and more["ray_cache_peak_rows"] <= 240
     assert more["exploitability"] <= 1.5 * one["exploitability"]
     assert not check_store(out, deep=True)[1]
 
