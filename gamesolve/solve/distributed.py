@@ -14,6 +14,10 @@ Design (docs/distributed.md):
   adds every worker's change to its rows (:func:`~gamesolve.solve.shards.merge_rows`), and
   every replica takes the merged rows. So each worker sees its own updates at once and the
   others' one round late.
+* **Row caches** (``cache_rows``): instead of a replica, a worker holds at most that many
+  rows (:class:`~gamesolve.solve.row_cache.RowCache`); the iterations that meet an absent
+  row are undone and deferred, the shards serve the missing rows (one request per worker
+  and shard per pass), and the deferred iterations run again, until the round is done.
 * **Schedules** (discount, pruning, UPDATE-STRATEGY, snapshots) are the single-process
   driver's (:class:`~gamesolve.solve.mccfr.ScheduledRun`), fired between rounds: a discount
   is applied to replicas and shards alike, snapshots are taken by each shard of its rows,

@@ -218,6 +218,13 @@ def test_ray_options_without_ray_installed_are_one_line_and_exit_2(args):
     assert proc.stderr.strip().splitlines() == ["Error: --ray needs Ray, which is not installed: pip install 'gamesolve[ray]'"]
 
 
+def test_cache_rows_without_ray_is_refused_in_one_line():
+    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "leduc", "--algo", "mccfr-p",
+                           "--iterations", "10", "--cache-rows", "200"], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.strip().splitlines() == [
+        "Error: --cache-rows needs --ray [ADDRESS|local] (one process holds the whole tables)"]
+
+
 def test_workers_without_ray_is_refused_in_one_line():
     proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "leduc", "--algo", "mccfr-p",
                            "--iterations", "10", "--workers", "2"], capture_output=True, text=True, timeout=120)  # fmt: skip
