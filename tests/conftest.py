@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+import attrs
+import numpy as np
 import pytest
+from filelock import FileLock
 
 import gamesolve_kuhn.plugin
 import gamesolve_leduc.plugin
-from gamesolve.game.explicit_tree import compile_explicit_tree
+from gamesolve.game.explicit_tree import ExplicitTree, compile_explicit_tree
 from gamesolve.plugins import make_plugin_manager
 from gamesolve_kuhn import KuhnGame
 from gamesolve_leduc import LeducGame
@@ -44,9 +48,32 @@ def leduc2_tree():
 
 
 @pytest.fixture(scope="session")
-def leduc3_tree():
-    """1.8 M histories: compiled once per session (about 20 s)."""
-    return compile_explicit_tree(LeducGame(3))
+def leduc3_tree(tmp_path_factory, worker_id):
+    """1.8 M histories, about 20-30 s to compile: compiled once per run, by the first xdist
+    worker that asks, and read from its saved arrays by the other."""
+    if worker_id == "master":
+        return compile_explicit_tree(LeducGame(3))
+    return _shared_tree(tmp_path_factory.getbasetemp().parent / "leduc3-tree", lambda: compile_explicit_tree(LeducGame(3)))
+
+
+def _shared_tree(folder: Path, compile_tree) -> ExplicitTree:
+    """The tree saved in ``folder`` (arrays in an .npz, the rest in JSON), compiled and saved
+    first under a lock if no worker did yet."""
+    with FileLock(str(folder) + ".lock"):
+        if not (folder / "meta.json").exists():
+            tree = compile_tree()
+            folder.mkdir(parents=True, exist_ok=True)
+            arrays = {f.name: getattr(tree, f.name) for f in attrs.fields(ExplicitTree) if isinstance(getattr(tree, f.name), np.ndarray)}
+            np.savez(folder / "arrays.npz", **arrays)
+            meta = {"game_name": tree.game_name, "params": tree.params, "num_players": tree.num_players,
+                    "infoset_keys": list(tree.infoset_keys)}  # fmt: skip
+            (folder / "meta.json").write_text(json.dumps(meta))
+            return tree
+    meta = json.loads((folder / "meta.json").read_text())
+    with np.load(folder / "arrays.npz", allow_pickle=False) as saved:
+        arrays = {name: saved[name] for name in saved.files}
+    return ExplicitTree(**arrays, game_name=meta["game_name"], params=meta["params"], num_players=meta["num_players"],
+                        infoset_keys=tuple(meta["infoset_keys"]))  # fmt: skip
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
-import numba
 import numpy as np
 
 from gamesolve.game.factored import DECISION, FactoredGame
@@ -23,6 +22,7 @@ from gamesolve.rng import mix
 from gamesolve.solve import mccfr_kernels as K
 from gamesolve.solve.rows import explicit_slots
 from gamesolve.solve.schedule import Clock, Schedule
+from gamesolve.threads import run_parts
 
 RESERVOIR = 1 << 16  # table entries handed to a thread at a time
 REFILL_BELOW = 1024  # a thread returns for a fresh reservoir when its own holds fewer entries
@@ -397,11 +397,9 @@ class MCCFRTrainer(ScheduledRun):
             t_start += done
             cursor += done
             done[:] = 0
-            if self.threads == 1:
-                done[0] = K.run_thread(0, left[0], t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg, self._frozen, self._rollout, self.fetch)
-            else:
-                numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
-                K.run_threads(self.threads, left, done, t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg, self._frozen, self._rollout, self.fetch)
+            done[:] = run_parts(self.threads, lambda t: K.run_thread(
+                t, left[t], t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg,
+                self._frozen, self._rollout, self.fetch))  # fmt: skip
             left -= done
 
     def allocated(self) -> np.ndarray:

@@ -33,7 +33,7 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TERMINAL
 from gamesolve.game.rollout import rollout_value
@@ -189,7 +189,7 @@ def roll_back(fetch, thread, regrets, avg, phi):
     fetch.undo_n[thread] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro, fetch):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
@@ -418,13 +418,6 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     tables.rng[thread] = state
     tables.visited[thread] += count
     return done
-
-
-@njit(cache=True, parallel=True)
-def run_threads(n_threads, n_iters, done, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro, fetch):
-    """``n_iters[t]`` iterations on each of ``n_threads`` threads sharing the tables."""
-    for t in prange(n_threads):
-        done[t] = run_thread(t, n_iters[t], t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro, fetch)
 
 
 @njit(cache=True)

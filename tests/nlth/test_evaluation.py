@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -20,9 +21,10 @@ from gamesolve_nlth.agents import CallAgent, FoldAgent, RandomAgent
 from gamesolve_nlth.agents.blueprint import _Line
 from gamesolve_nlth.cards import cards_str
 from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
-from gamesolve_nlth.evaluate.equity import equity_vector
+from gamesolve_nlth.evaluate.equity import equity_vector, turn_equities
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible, preflop_classes
 from gamesolve_nlth.evaluate.preflop import canonical_matchups, matchup_score
+from gamesolve_nlth.evaluate.stakes import StakesTable, load_table, table_shape
 from gamesolve_nlth.evaluator import equity_vs_hand
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame
 
@@ -60,6 +62,14 @@ def test_equity_vectors_are_exact(board_size):
         assert np.isnan(eq[hole_index(hero[0], board[0])])  # impossible pairs
 
 
+def test_turn_equities_of_every_turn_card_match_one_board_at_a_time():
+    hero, flop = [12, 40], [3, 17, 29]
+    cards = [c for c in range(52) if c not in hero + flop]
+    every = turn_equities(hero, flop, cards)
+    for i in (0, 20, 46):
+        np.testing.assert_allclose(every[i], 1.0 - equity_vector(hero, flop + [cards[i]]), atol=1e-12, equal_nan=True)
+
+
 def test_preflop_matchups_reduce_to_47008_classes_that_share_their_equity():
     pairs, cls, swapped, reps = canonical_matchups()
     assert len(pairs) == 1326 * 1225 // 2 and len(reps) == 47_008
@@ -79,7 +89,7 @@ def test_the_check_down_value_is_a_martingale_under_chance():
     game = NLTHGame(2)
     state = game.new_initial_state(cards="AsKd QhJh 7c8c2d")  # seat 0 AsKd, seat 1 QhJh, flop 7c8c2d
     state.apply("cc").apply("cc")  # limp, check: to the flop
-    estimator = HoleCardAIVAT(game, CallAgent(game), preflop=None)
+    estimator = HoleCardAIVAT(game, CallAgent(game), preflop=None, stakes=None)
     w = possible(state.hole_cards(1) + state.board) * np.random.default_rng(0).random(1326)
     before = estimator._value(state, 0, w)
     expected = 0.0
@@ -89,6 +99,61 @@ def test_the_check_down_value_is_a_martingale_under_chance():
         wc = w * possible([c])
         expected += wc.sum() / (45 * w.sum()) * estimator._value(state, 0, wc, board=state.board + [c], street=2)
     assert expected == pytest.approx(before, abs=1e-9)
+
+
+@pytest.mark.parametrize("street", ["turn", "river"])
+def test_a_card_correction_with_the_stakes_model_has_mean_zero(street):
+    """The stakes value is no martingale: the turn's and the river's corrections subtract the
+    expectation over the card. Averaged over every card with its probability given the
+    opponent's view (card removal by the agent's weighted range), the correction is 0 for any
+    table (here random noise) and any range weights."""
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh 7c8c2d9s")
+    state.apply(("cbr", 300)).apply("cc").apply(("cbr", 400)).apply("cc")  # to the flop's end: 700 matched
+    if street == "river":
+        state.apply("cc").apply("cc")
+    table = StakesTable(np.random.default_rng(1).normal(0, 0.3, int(np.prod(table_shape()))))
+    estimator = HoleCardAIVAT(game, CallAgent(game), preflop=None, stakes=table)
+    board = state.board[: 3 if street == "turn" else 4]
+    w = possible(state.hole_cards(1) + board) * np.random.default_rng(2).random(1326)
+    deck = [c for c in range(52) if c not in state.hole_cards(1) + board]
+    mean, terms = 0.0, []
+    for c in deck:
+        wc = w * possible([c])
+        term = estimator._street_term(state, 0, w, wc, board, board + [c])
+        terms.append(term)
+        mean += wc.sum() / ((len(deck) - 2) * w.sum()) * term
+    assert np.std(terms) > 10  # the corrections are not trivially 0
+    assert mean == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.slow  # the exact sum over every flop: about a minute
+def test_the_flop_surplus_is_sampled_without_bias():
+    """The flop's expectation of the stakes surplus is a mean of independent draws: their
+    mean agrees with the exact sum over all 19,600 flops (card removal included) within 4
+    standard errors."""
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh")
+    state.apply(("cbr", 300)).apply("cc")  # the chance node before the flop: 300 matched
+    table = StakesTable(np.random.default_rng(3).normal(0, 0.3, int(np.prod(table_shape()))))
+    estimator = HoleCardAIVAT(game, CallAgent(game), preflop=None, stakes=table)
+    w = possible(state.hole_cards(1)) * np.random.default_rng(4).random(1326)
+    deck = [c for c in range(52) if c not in state.hole_cards(1)]
+    exact = 0.0
+    for flop in itertools.combinations(deck, 3):
+        wf = w * possible(flop)
+        keep = wf > 0
+        exact += float(np.dot(wf[keep], table.surplus(list(flop), state.hole_cards(1), None, 1, 9700)[keep]))
+    exact /= math.comb(len(deck) - 2, 3) * w.sum()
+    draws = estimator._flop_surplus_samples(state, 0, w, 2000) * math.comb(len(deck), 3) / math.comb(len(deck) - 2, 3)
+    assert abs(draws.mean() - exact) < 4 * draws.std() / math.sqrt(len(draws))
+    assert draws.std() > 10
+
+
+def test_the_stakes_table_shipped_was_fitted_on_other_hands_than_the_documented_matches():
+    table = load_table()
+    assert table.table.shape == (int(np.prod(table_shape())),) and np.all(np.isfinite(table.table))
+    assert table.info["seed"] != 1 and "aivat_fit.py" in table.info["command"]  # docs/evaluation.md's matches use seed 1
 
 
 # ---- exposed strategies ---------------------------------------------------------------------------

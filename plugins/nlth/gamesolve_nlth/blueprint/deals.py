@@ -6,26 +6,33 @@ deals do not depend on how it was cut into batches or threads.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gamesolve.game.deals import DealBatch
 from gamesolve.rng import splitmix, stream
+from gamesolve.threads import run_parts
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.isomorphism import HandIndexer, index_row
 
 
-@njit(cache=True, parallel=True)
-def deal_batch(seed, first, count, n_players, t_pre, t_flop, t_turn, t_river,
+DEALS_PER_PART = 512
+"""Fewest deals worth a thread of their own."""
+
+
+@njit(cache=True, nogil=True)
+def deal_range(seed, first, lo, hi, n_players, t_pre, t_flop, t_turn, t_river,
                flop_table, turn_table, river_table, buckets, ranks):  # fmt: skip
-    """Fill ``buckets[i, p, r]`` and ``ranks[i, p]`` for deals ``first .. first + count - 1``.
+    """Fill ``buckets[i, p, r]`` and ``ranks[i, p]`` for ``i`` in ``lo .. hi - 1``: deal
+    ``first + i``.
 
     Cards are drawn by a partial Fisher-Yates shuffle: 2 hole cards per seat, then 5 board
     cards. Buckets: the preflop canonical class (169), then the card abstraction's tables at
     the canonical index of hole + board so far (board as one set).
     """
     need = 2 * n_players + 5
-    for i in prange(count):
+    for i in range(lo, hi):
         # Counter-based: deal i's stream starts from (seed, i) alone.
         state = stream(seed, first + i)
         deck = np.arange(52, dtype=np.int64)
@@ -71,8 +78,10 @@ class HoldemDeals:
     def batch(self, seed: int, first: int, count: int) -> DealBatch:
         buckets = np.empty((count, self.n_players, 4), np.int32)
         ranks = np.empty((count, self.n_players), np.int32)
-        deal_batch(
-            seed, first, count, self.n_players, self.t_pre, self.t_flop, self.t_turn, self.t_river,
-            self.flop, self.turn, self.river, buckets, ranks,
-        )  # fmt: skip
+        # Deals are counter-based: any split of the range gives the same arrays.
+        parts = max(1, min(numba.get_num_threads(), count // DEALS_PER_PART))
+        cut = np.linspace(0, count, parts + 1).astype(np.int64)
+        run_parts(parts, lambda k: deal_range(
+            seed, first, cut[k], cut[k + 1], self.n_players, self.t_pre, self.t_flop, self.t_turn, self.t_river,
+            self.flop, self.turn, self.river, buckets, ranks))  # fmt: skip
         return DealBatch(buckets, np.zeros((count, 0), np.int32), ranks, np.full(count, -1, np.int64))

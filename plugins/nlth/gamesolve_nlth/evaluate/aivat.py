@@ -19,6 +19,12 @@ the end of the hand. Check-down equity is a martingale under chance, so the expe
 after a street's cards is the value before them and a chance correction needs only the
 values before and after the street's cards.
 
+After the flop ``v`` adds the *stakes model* (:mod:`gamesolve_nlth.evaluate.stakes`): the
+effective stack still behind times a table, fitted on calibration hands before the match,
+of how much of it hands of given strengths win or lose beyond their check-down value. That
+part is no martingale: the turn's and the river's corrections subtract its expectation over
+the card (enumerated), the flop's an unbiased estimate of it (independent sampled flops).
+
 Corrections are computed where the pot is heads-up (the agent and one opponent still in the
 hand): the opponent's hand then decides the showdown alone. Where three or more players
 are in the hand (six-player pots before the flop), events go uncorrected; so do events
@@ -29,17 +35,22 @@ variance.
 
 from __future__ import annotations
 
+import zlib
+from math import comb
+
 import numpy as np
 from numba import njit
 
 from gamesolve.game.state import CHANCE
 from gamesolve_nlth import engine as E
-from gamesolve_nlth.evaluate.equity import cached_equity_vector
+from gamesolve_nlth.evaluate.equity import cached_equity_vector, turn_equities
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible
 from gamesolve_nlth.evaluate.preflop import preflop_table
+from gamesolve_nlth.evaluate.stakes import load_table
 from gamesolve_nlth.state import NLTHGame, NLTHState
 
 STREET_OF_BOARD = {0: 0, 3: 1, 4: 2, 5: 3}
+FLOP_SAMPLES = 64  # flops drawn for the expectation of the stakes surplus after the flop
 
 
 @njit(cache=True)
@@ -62,14 +73,19 @@ class HoleCardAIVAT:
     :param alphas: ``alpha[street]`` of the check-down value (1: the check-down value
         itself); fixed before the match.
     :param preflop: the preflop equity table (default: the cached one, if built).
+    :param stakes: the stakes model's table (:mod:`gamesolve_nlth.evaluate.stakes`; default:
+        the one shipped; None: check-down values alone).
     """
 
-    def __init__(self, game: NLTHGame, agent, alphas=(1.0, 1.0, 1.0, 1.0), preflop="cached"):
+    def __init__(self, game: NLTHGame, agent, alphas=(1.0, 1.0, 1.0, 1.0), preflop="cached", stakes="shipped"):
         self.game = game
         self.agent = agent
         self.alphas = tuple(float(a) for a in alphas)
         self.preflop = preflop_table() if isinstance(preflop, str) else preflop
-        self.description = (f"check-down equity x alpha {list(self.alphas)}; corrections in heads-up pots"
+        self.stakes = load_table() if isinstance(stakes, str) else stakes
+        self.description = (f"check-down equity x alpha {list(self.alphas)}"
+                            + (" + stakes model after the flop" if self.stakes is not None else "")
+                            + "; corrections in heads-up pots"
                             + ("" if self.preflop is not None else ", after the flop only (no preflop equity table)"))
 
     def estimate(self, log, seat: int) -> float:
@@ -122,13 +138,64 @@ class HoleCardAIVAT:
         return w
 
     def _street_term(self, before, seat, w, w_next, prev, cut) -> float:
-        """V(after the street's cards) - E[V(after) | before]: check-down values are a
-        martingale under chance, so the expectation is the value before them (the state
-        between two streets has the same commitments, so ``before`` serves for both boards)."""
+        """V(after the street's cards) - E[V(after) | before]. Check-down values are a
+        martingale under chance, so their expectation is the value before the cards (the
+        state between two streets has the same commitments, so ``before`` serves for both
+        boards). The stakes model's surplus is not: its expectation enumerates the turn or
+        the river card, and samples the flop (:meth:`_expected_flop_surplus`)."""
         street = STREET_OF_BOARD[len(cut)]
-        v_before = self._value(before, seat, w, board=prev, street=street)
-        v_after = self._value(before, seat, w_next, board=cut, street=street)
-        return v_after - v_before
+        if self.stakes is None or self._chips(before, seat)[3] <= 0:
+            v_before = self._value(before, seat, w, board=prev, street=street, stakes=False)
+            return self._value(before, seat, w_next, board=cut, street=street, stakes=False) - v_before
+        if len(cut) == 3:
+            expected = self._value(before, seat, w, board=prev, street=street, stakes=False) + self._expected_flop_surplus(before, seat, w)
+        else:
+            expected = self._expected_after_card(before, seat, w, prev, street)
+        return self._value(before, seat, w_next, board=cut, street=street) - expected
+
+    def _flop_surplus_samples(self, state, seat, w, samples: int) -> np.ndarray:
+        """``samples`` independent draws whose mean is E[surplus after the flop | O] / C:
+        per draw a flop uniform over the cards the agent's opponents do not hold, and
+        ``sum_(k avoiding it) w_k surplus_k(flop) / sum_k w_k``; ``C = C(D, 3) / C(D - 2, 3)``
+        (``D`` those cards) turns the mean into the expectation. The draws are seeded by the
+        state before the flop and the opponents' cards, never by the flop dealt."""
+        others = [c for p in range(state.num_players) if p != seat for c in state.hole_cards(p)]
+        deck = np.array([c for c in range(52) if c not in others])
+        rng = np.random.default_rng(zlib.crc32(f"{state.public_state_key()}|{others}".encode()))
+        opponent, _, _, behind = self._chips(state, seat)
+        hole = state.hole_cards(opponent)
+        out = np.empty(samples)
+        for i in range(samples):
+            flop = [int(c) for c in rng.choice(deck, 3, replace=False)]
+            wf = w * possible(flop)
+            keep = wf > 0
+            out[i] = float(np.dot(wf[keep], self.stakes.surplus(flop, hole, None, 1, behind)[keep])) / w.sum()
+        return out
+
+    def _expected_flop_surplus(self, state, seat, w) -> float:
+        d = 52 - 2 * (state.num_players - 1)
+        return comb(d, 3) / comb(d - 2, 3) * float(self._flop_surplus_samples(state, seat, w, FLOP_SAMPLES).mean())
+
+    def _expected_after_card(self, state, seat, w, board, street) -> float:
+        """E[V(board + one card) | O] = sum_c sum_(k without c) w_k v_k(board + c) / (N sum_k w_k),
+        ``N`` the cards a world does not see (each is dealt with probability 1/N). The turn's
+        equities come from one pass over every turn and river (:func:`turn_equities`)."""
+        seen = set(board) | {c for p in range(state.num_players) if p != seat for c in state.hole_cards(p)}
+        deck = [c for c in range(52) if c not in seen]
+        if len(board) == 3:
+            hole, _, m, dead, behind = self._check_down(state, seat, board)
+            cards = [c for c in range(52) if c not in set(board) | set(hole)]
+            turn = dict(zip(cards, turn_equities(hole, board, cards)))
+        total = 0.0
+        for c in deck:
+            wc = w * possible([c])
+            keep = wc > 0
+            if len(board) == 3:
+                v = self._v(turn[c], m, dead, behind, hole, board + [c], street, True)
+            else:
+                v = self._value_vector(state, seat, board + [c], street)
+            total += float(np.dot(wc[keep], v[keep]))
+        return total / ((len(deck) - 2) * w.sum())
 
     def _decision_values(self, state: NLTHState, seat: int, actions: list[int]) -> list[np.ndarray]:
         """v of every world after each action of the agent."""
@@ -171,15 +238,16 @@ class HoleCardAIVAT:
         return float(np.dot(w[valid], out) / w[valid].sum())
 
     # -- the value function -------------------------------------------------------------------
-    def _value(self, state: NLTHState, seat: int, w: np.ndarray, board=None, street=None) -> float:
+    def _value(self, state: NLTHState, seat: int, w: np.ndarray, board=None, street=None, stakes=True) -> float:
         """V: the weighted mean of v over the worlds at ``state`` (optionally with another
         board of the same street sequence, and the alpha of ``street``)."""
-        v = self._value_vector(state, seat, board, street)
+        v = self._value_vector(state, seat, board, street, stakes)
         keep = w > 0
         return float(np.dot(w[keep], v[keep]) / w[keep].sum())
 
-    def _value_vector(self, state: NLTHState, seat: int, board=None, street=None) -> np.ndarray:
-        """v of every world at ``state`` (float64[1326]; NaN where a world is impossible)."""
+    def _value_vector(self, state: NLTHState, seat: int, board=None, street=None, stakes=True) -> np.ndarray:
+        """v of every world at ``state`` (float64[1326]; NaN where a world is impossible):
+        the check-down value, plus the stakes model's surplus after the flop (``stakes``)."""
         if not state.in_hand[seat]:
             return np.full(len(HOLES), float(state.returns()[seat]) if state.is_terminal() else -state.committed[seat], dtype=np.float64)
         if state.is_terminal():
@@ -193,17 +261,58 @@ class HoleCardAIVAT:
             return out
         board = state.board if board is None else list(board)
         street = STREET_OF_BOARD.get(len(board), 1) if street is None else street
-        opponent = next(p for p in range(state.num_players) if p != seat and state.in_hand[p])
+        hole, equity, m, dead, behind = self._check_down(state, seat, board)
+        return self._v(equity, m, dead, behind, hole, board, street, stakes)
+
+    def _v(self, equity, m, dead, behind, hole, board, street, stakes) -> np.ndarray:
+        """The check-down value of every world, plus the stakes model's surplus after the flop."""
+        v = self.alphas[street] * ((2 * m + dead) * equity - m)
+        if stakes and self.stakes is not None and board:
+            v = v + self.stakes.surplus(board, hole, equity, street, behind)
+        return v
+
+    def _check_down(self, state: NLTHState, seat: int, board: list[int]):
+        """The opponent's hole cards, every world's equity against them, the matched amount,
+        the folded players' chips and the effective stack still behind."""
+        opponent, m, dead, behind = self._chips(state, seat)
         hole = state.hole_cards(opponent)
         if len(board) == 0:
-            eq_opponent = self.preflop[hole_index(*hole)].astype(np.float64)
-            equity = 1.0 - eq_opponent  # the world's share against the opponent's hand
+            equity = 1.0 - self.preflop[hole_index(*hole)].astype(np.float64)  # the world's share against the opponent's hand
         else:
             equity = 1.0 - cached_equity_vector(tuple(hole), tuple(board))
-        committed = state.committed
+        return hole, equity, m, dead, behind
+
+    @staticmethod
+    def _chips(state: NLTHState, seat: int) -> tuple[int, int, int, int]:
+        """The opponent in a heads-up pot, the matched amount, the folded players' chips and
+        the effective stack behind."""
+        opponent = next(p for p in range(state.num_players) if p != seat and state.in_hand[p])
+        committed, stacks = state.committed, state.stacks
         m = min(committed[seat], committed[opponent])
         dead = sum(c for p, c in enumerate(committed) if not state.in_hand[p])
-        return self.alphas[street] * ((2 * m + dead) * equity - m)
+        behind = min(committed[seat] + stacks[seat], committed[opponent] + stacks[opponent]) - m
+        return opponent, m, dead, behind
+
+    def stakes_rows(self, log, seat: int) -> list[tuple[int, float, float]]:
+        """Calibration rows of one hand for :func:`gamesolve_nlth.evaluate.stakes.fit_table`:
+        at every decision after the flop in a heads-up pot with chips behind, the table cell of
+        the agent's actual hand, the effective stack behind and its final payoff minus its
+        check-down value there."""
+        from gamesolve_nlth.evaluate.stakes import cells, strength_vector
+
+        payoff = float(log.final.returns()[seat])
+        k = hole_index(*log.final.hole_cards(seat))
+        rows = []
+        for state, _ in log.steps:
+            if state.current_player() == CHANCE or not state.board or not seat_in_heads_up_pot(state, seat):
+                continue
+            hole, equity, m, dead, behind = self._check_down(state, seat, state.board)
+            if behind <= 0:
+                continue
+            s = strength_vector(tuple(state.board))
+            cell = cells(state.street, s[k : k + 1], float(s[hole_index(*hole)]), equity[k : k + 1])[0]
+            rows.append((int(cell), float(behind), payoff - ((2 * m + dead) * equity[k] - m)))
+        return rows
 
 
 def seat_in_heads_up_pot(state: NLTHState, seat: int) -> bool:

@@ -96,3 +96,42 @@ def cached_equity_vector(hero: tuple[int, ...], board: tuple[int, ...]) -> np.nd
     out = equity_vector(hero, board)
     out.setflags(write=False)
     return out
+
+
+@njit(cache=True)
+def _next_card_scores(h0, h1, board, deck, holes, score, count):
+    """For every card ``deck[i]`` added to the flop ``board``: ``score[i, k]`` / ``count[i, k]``
+    = pair ``k``'s pot share against the hero over the rivers (each unordered pair of deck
+    cards is one full board, shared by the two turn cards it holds)."""
+    n = deck.shape[0]
+    b0, b1, b2 = board[0], board[1], board[2]
+    for i in range(n):
+        for j in range(i + 1, n):
+            c, r = deck[i], deck[j]
+            mine = evaluate7(h0, h1, b0, b1, b2, c, r)
+            for k in range(holes.shape[0]):
+                a, b = holes[k, 0], holes[k, 1]
+                if a == c or a == r or b == c or b == r or a == h0 or a == h1 or b == h0 or b == h1:
+                    continue
+                if a == b0 or a == b1 or a == b2 or b == b0 or b == b1 or b == b2:
+                    continue
+                v = evaluate7(a, b, b0, b1, b2, c, r)
+                s = 1.0 if v > mine else (0.5 if v == mine else 0.0)
+                score[i, k] += s
+                score[j, k] += s
+                count[i, k] += 1.0
+                count[j, k] += 1.0
+
+
+def turn_equities(hero, flop, deck) -> np.ndarray:
+    """float64[len(deck), 1326]: each pair's exact pot share against ``hero`` on the flop plus
+    each card of ``deck`` (the cards not held by the hero nor on the flop), over every river:
+    ``1 - equity_vector(hero, flop + [c])`` for all turn cards ``c`` at once (NaN where
+    impossible)."""
+    deck = np.asarray(deck, dtype=np.int64)
+    score = np.zeros((len(deck), NUM_HOLES))
+    count = np.zeros((len(deck), NUM_HOLES))
+    _next_card_scores(int(hero[0]), int(hero[1]), np.asarray(flop, dtype=np.int64), deck, HOLES, score, count)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(count > 0, score / np.maximum(count, 1.0), np.nan)
+    return out

@@ -1,0 +1,55 @@
+"""Hold'em AIVAT's value functions side by side on the same hands: raw winnings, check-down
+values alone, check-down values plus the stakes model (``stakes``; docs/evaluation.md, AIVAT).
+
+    python benchmarks/aivat_values.py --blueprint PATH --hands 5000 --seed 1 --workers 2
+
+Plays the deals of ``gamesolve match --game nlth -p players=2 --agents
+blueprint:store=PATH,tag --hands N --seed S`` (the same deals, seats and agent seeds, so the
+raw figure and the stakes figure equal that command's with ``--aivat``) once per value
+function, and prints per-deal variances, standard errors and their ratios to the raw ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from gamesolve.evaluate.match import _play_in_workers, _Table, deals_for, make_agents, win_rate
+from gamesolve.plugins import make_plugin_manager
+from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
+from gamesolve_nlth.state import NLTHGame
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--blueprint", required=True)
+    parser.add_argument("--hands", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--values", default="check-down,stakes", help="which value functions (comma-separated)")
+    args = parser.parse_args()
+    wanted = args.values.split(",")
+    host = make_plugin_manager()
+    game = NLTHGame(2)
+    agents, names = make_agents(host.agents, game, [f"blueprint:store={args.blueprint}", "tag"], args.seed, host.pm)
+    n_deals = deals_for(args.hands, 2)
+    print("| value function | hands | mbb/g ± SE | SE ratio | variance reduction | seconds |")
+    print("|---|---:|---:|---:|---:|---:|")
+    raw = None
+    for label, stakes in (("check-down", None), ("stakes", "shipped")):
+        if label not in wanted:
+            continue
+        started = time.perf_counter()
+        table = _Table(game, list(agents), names, args.seed, False, [HoleCardAIVAT(game, agents[0], stakes=stakes), None])
+        played = _play_in_workers(table, n_deals, args.workers, None) if args.workers > 1 else [table.play_deals(0, n_deals)]
+        seconds = time.perf_counter() - started
+        if raw is None:
+            raw = win_rate([row[0] * 10 for part in played for row in part[0]])  # mbb/g: chips x 1000 / big blind 100
+            print(f"| raw | {2 * n_deals:,} | {raw.mean:+.0f} ± {raw.stderr:.0f} | 1 | 1 | |")
+        av = win_rate([row[0] * 10 for part in played for row in part[3]])
+        print(f"| {label} | {2 * n_deals:,} | {av.mean:+.0f} ± {av.stderr:.0f} | {raw.stderr / av.stderr:.2f} "
+              f"| {(raw.stderr / av.stderr) ** 2:.1f} | {seconds:.0f} |", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
