@@ -251,13 +251,16 @@ class AlgoOption(click.Option):
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS|local]",
               help="Train on a Ray cluster (mccfr, mccfr-p): the head's ADDRESS, or local (docs/distributed.md).")
 @click.option("--workers", type=click.IntRange(1, 4096), default=None, help="Ray worker processes (with --ray; default 2).")
+@click.option("--cache-rows", type=POSITIVE_INT, default=None, metavar="N",
+              help="With --ray: each worker caches at most N table rows and fetches the others from their "
+                   "shards, instead of holding all of them (memory per machine: the tables / workers + the cache).")
 @click.option("--preset", default=None, help="Abstraction preset, for games that need one (nlth: tiny, small, pluribus).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Solver option (repeatable), e.g. -o prune_threshold=200min (docs/solvers.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
 def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force, resume, checkpoint, seed, threads,
-          ray_address, workers, preset, options, as_json):  # fmt: skip
+          ray_address, workers, cache_rows, preset, options, as_json):  # fmt: skip
     """Compute a strategy for a game and report how close to equilibrium it is.
 
     Tabular solvers (cfr, cfr+, lcfr, dcfr) run --iterations over the whole game tree.
@@ -282,6 +285,8 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     if (resume or force) and out is None:
         raise InputError(f"{'--resume' if resume else '--force'} needs --out PATH (the store to {'continue' if resume else 'replace'})")
     _check_ray(ray_address, workers)
+    if cache_rows is not None and ray_address is None:
+        raise InputError("--cache-rows needs --ray [ADDRESS|local] (one process holds the whole tables)")
     if resume and force:
         raise InputError("--resume continues the store at --out and --force replaces it; give one")
     if resume:
@@ -324,7 +329,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
         game_spec=spec, game=game, algo=algo, iterations=iterations, minutes=minutes, seed=seed,
         out=out, threads=threads, resume=resume, options=options, preset=preset, pm=host.pm,
         force=force, checkpoint_minutes=checkpoint_minutes, evaluate=exact_evaluator,
-        ray=ray_address, workers=workers or 2, plugins_dirs=_plugin_dirs(ctx),
+        ray=ray_address, workers=workers or 2, cache_rows=cache_rows or 0, plugins_dirs=_plugin_dirs(ctx),
     )  # fmt: skip
     try:
         with BarProgress(quiet=as_json) as progress:

@@ -14,6 +14,10 @@ Design (docs/distributed.md):
   adds every worker's change to its rows (:func:`~gamesolve.solve.shards.merge_rows`), and
   every replica takes the merged rows. So each worker sees its own updates at once and the
   others' one round late.
+* **Row caches** (``cache_rows``): instead of a replica, a worker holds at most that many
+  rows (:class:`~gamesolve.solve.row_cache.RowCache`); the iterations that meet an absent
+  row are undone and deferred, the shards serve the missing rows (one request per worker
+  and shard per pass), and the deferred iterations run again, until the round is done.
 * **Schedules** (discount, pruning, UPDATE-STRATEGY, snapshots) are the single-process
   driver's (:class:`~gamesolve.solve.mccfr.ScheduledRun`), fired between rounds: a discount
   is applied to replicas and shards alike, snapshots are taken by each shard of its rows,
@@ -27,6 +31,7 @@ Design (docs/distributed.md):
 from __future__ import annotations
 
 import os
+import resource
 import time
 from pathlib import Path
 from typing import Any
@@ -36,9 +41,11 @@ import numpy as np
 
 from gamesolve.rng import mix
 from gamesolve.solve.mccfr import Counters, MCCFRConfig, MCCFRTrainer, ScheduledRun
-from gamesolve.solve.shards import Rows, load_parts, merge_rows, put_rows, scatter, take_rows
+from gamesolve.solve.row_cache import RowCache, check_limit, row_counts
+from gamesolve.solve.shards import Rows, allocate, gather, load_parts, merge_rows, put_rows, scatter, take_rows
 
 PART = "part-{:03d}"
+MAX_PASSES = 10_000  # fetches in one round before a row cache is declared too small
 READY_SECONDS = 120.0  # how long a new worker may take to start (imports, compiled kernels, tables)
 
 
@@ -53,6 +60,7 @@ class WorkerSpec:
     config: dict[str, Any]
     seed: int
     threads: int = 1  # threads of each worker, sharing its replica (one worker per machine uses them all)
+    cache_rows: int = 0  # > 0: each worker holds a cache of at most this many rows instead of a replica (row_cache.py)
 
 
 def build_form(spec: WorkerSpec):
@@ -65,7 +73,8 @@ def build_form(spec: WorkerSpec):
 
 
 class MCCFRWorker:
-    """One Ray worker: a replica of the tables it traverses, and shard ``index`` of ``count``
+    """One Ray worker: a replica of the tables it traverses (or, with ``cache_rows``, a
+    :class:`~gamesolve.solve.row_cache.RowCache` of them), and shard ``index`` of ``count``
     of the authoritative tables. (Wrapped with ``ray.remote`` by :class:`RayTrainer`.)"""
 
     def __init__(self, spec: WorkerSpec):
@@ -75,7 +84,7 @@ class MCCFRWorker:
         sizes = self.form.row_sizes()
         self.round0 = np.flatnonzero((sizes > 0) & (self.form.node_round == 0))
         self.index, self.count = 0, 1
-        self.replica = self.shard = None
+        self.replica = self.shard = self.cache = None
         self._seen = np.zeros(3, dtype=np.int64)
 
     def ready(self) -> dict[str, Any]:
@@ -92,25 +101,64 @@ class MCCFRWorker:
         newest checkpoint at ``path`` (every part of it is read: the replica takes all rows,
         the shard its own)."""
         self.index, self.count = int(index), int(count)
-        self.replica = self.shard = None  # free the old tables first
+        self.replica = self.shard = self.cache = None  # free the old tables first
         t = self.spec.threads
-        self.replica, self.shard = self._trainer(t), self._trainer()
-        self.replica.tables = self.replica.tables._replace(touched=np.zeros(self.form.num_nodes, dtype=np.uint8))
+        if self.spec.cache_rows:
+            self.cache = RowCache(self.form, self.config, limit=self.spec.cache_rows, seed=self.spec.seed, threads=t)
+            self.replica = self.cache.trainer
+        else:
+            self.replica = self._trainer(t)
+            self.replica.tables = self.replica.tables._replace(touched=np.zeros(self.form.num_nodes, dtype=np.uint8))
+        self.shard = self._trainer()
         # Worker i's thread j runs the stream of thread i * threads + j of one process.
         base = self.spec.seed * 1_000_003 + int(iteration) + self.index * t + 1
         self.replica.tables.rng[:] = [mix(base + j) for j in range(t)]
+        # The replica takes all rows (a cache, the first round's), the shard its own.
+        local = (lambda owners: self.cache.pinned[owners]) if self.cache else None
         for arrays, part, total in read_parts(path) if path is not None else ():
-            load_parts(self.replica, [(arrays, part, total)])
+            load_parts(self.replica, [(arrays, part, total)], keep=local)
             load_parts(self.shard, [(arrays, part, total)], keep=lambda owners: owners % self.count == self.index)
+        # A worker's averages and phi are changes not yet sent to the shards (see train).
+        self.replica.avg[:] = 0.0
+        self.replica.phi[:] = 0.0
         self._seen[:] = 0
 
     def train(self, first: int, n: int, prune: bool) -> list:
         """Iterations ``first + 1 .. first + n`` on the replica; returns the changed rows
         for each shard and, last, the counters' increments (visited, dropped, saturated)."""
-        r = self.replica
         if n > 0:
-            r.counters.iteration = int(first)
-            r._run_batch(int(n), bool(prune))
+            self.replica.counters.iteration = int(first)
+            self.replica._run_batch(int(n), bool(prune))
+        return self.take()
+
+    def begin(self, first: int, n: int, prune: bool) -> list:
+        """With a cache: iterations ``first + 1 .. first + n`` as far as the cached rows
+        allow; returns the owners to fetch from each shard and, last, the iterations left
+        and whether the cache is blocked (full of changed rows: they must be sent first)."""
+        return self._requests(self.cache.start(int(first), int(n), bool(prune)))
+
+    def more(self, *answers: Rows) -> list:
+        """With a cache: take the rows fetched from every shard and run the iterations left (as :meth:`begin`)."""
+        for rows in answers:
+            self.cache.insert(rows)
+        return self._requests(self.cache.run_pending())
+
+    def _requests(self, missing: np.ndarray) -> list:
+        status = {"pending": len(self.cache.pending), "blocked": self.cache.blocked}
+        return [missing[missing % self.count == s] for s in range(self.count)] + [status]
+
+    def serve(self, *requests: np.ndarray) -> list[Rows]:
+        """As a shard: the rows of the owners each worker asks for (rows no shard had yet
+        are created here, as zeros: lazy allocation)."""
+        for owners in requests:
+            allocate(self.shard, owners)
+        return [Rows(owners, gather(self.shard, owners, self.shard.regrets)) for owners in requests] + [None]
+
+    def take(self) -> list:
+        """The rows changed since the last exchange, one block per shard (and clears them),
+        and, last, the counters' increments (visited, dropped, saturated) and sizes. A cache
+        then evicts down to its limit."""
+        r = self.replica
         touched = np.flatnonzero(r.tables.touched)
         r.tables.touched[touched] = 0
         out: list = []
@@ -121,21 +169,29 @@ class MCCFRWorker:
         r.phi[:] = 0.0
         tb = r.tables
         totals = np.array([tb.visited.sum(), tb.dropped.sum(), tb.saturated.sum()], dtype=np.int64)
-        out.append({"counts": (totals - self._seen).tolist(), "sequences": int((r.node_offset >= 0).sum())})
+        stats = {"counts": (totals - self._seen).tolist(), "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+        if self.cache is not None:
+            self.cache.exchanged()
+            stats.update(self.cache.report())
+        out.append(stats)
         self._seen = totals
         return out
 
     def allocated(self) -> np.ndarray:
-        return np.packbits(self.replica.allocated())
+        """Which nodes have rows, packed: in the replica, or with a cache, in this shard."""
+        return np.packbits((self.shard if self.cache else self.replica).allocated())
 
     def merge(self, *changes: Rows) -> Rows:
         """As a shard: add the workers' changes to this shard's rows; the merged regrets."""
         return merge_rows(self.shard, changes, int(self.config.regret_floor))
 
     def apply(self, *merged: Rows) -> None:
-        """Take the merged rows of every shard into the replica."""
+        """Take the merged rows of every shard into the replica (a cache: those it holds)."""
         for rows in merged:
-            put_rows(self.replica, rows)
+            if self.cache is not None:
+                self.cache.refresh(rows)
+            else:
+                put_rows(self.replica, rows)
 
     def discount(self, d: float) -> None:
         self.replica.discount(d)
@@ -223,6 +279,8 @@ class RayTrainer(ScheduledRun):
                  out: Path | None = None, resume: bool = False, note=lambda message: None):  # fmt: skip
         from gamesolve.ray_cluster import connect
 
+        if spec.cache_rows:
+            check_limit(form, spec.cache_rows)
         self.form = form
         self.config = config
         self.spec = spec
@@ -239,7 +297,10 @@ class RayTrainer(ScheduledRun):
         self._pending: list = []  # the last round's merges, still running
         self._allocated = np.zeros(form.num_nodes, dtype=bool)
         self._final: MCCFRTrainer | None = None
-        self.sequences = 0
+        self.peak_rss = 0  # the largest resident memory of a worker process (bytes)
+        self.cache_peak = 0  # with row caches: the most rows a worker's cache held
+        self.cache_stats: list[dict] = []  # with row caches: each worker's, after the last round
+        self.exchanges = 0  # with row caches: exchanges of changed rows (rounds, and within rounds when a cache fills)
         self.replaced = 0  # workers lost and replaced (or whose share went to the others)
         self.ray = connect(address, cpus=workers * spec.threads)
         self._actor = self.ray.remote(num_cpus=spec.threads, max_restarts=0)(MCCFRWorker)
@@ -338,11 +399,37 @@ class RayTrainer(ScheduledRun):
         return 0 if done is None else n
 
     def _round(self, first: int, n: int, prune: bool) -> bool:
-        ray, workers = self.ray, self.workers
+        workers = self.workers
         w = len(workers)
         shares = [n // w + (1 if i < n % w else 0) for i in range(w)]
         starts = first + np.concatenate([[0], np.cumsum(shares)[:-1]])
-        sent = [wk.train.options(num_returns=w + 1).remote(int(s), int(c), prune) for wk, s, c in zip(workers, starts, shares)]
+        if not self.spec.cache_rows:
+            self._exchange([wk.train.options(num_returns=w + 1).remote(int(s), int(c), prune) for wk, s, c in zip(workers, starts, shares)])
+            return True
+        # With row caches: each worker runs its iterations as far as its cache allows; then,
+        # until none is left, each shard serves the rows the workers miss (one request per
+        # worker and shard) and the workers run the iterations left. A cache full of rows
+        # changed in the round (blocked) sends them first: an exchange within the round.
+        asked = [wk.begin.options(num_returns=w + 1).remote(int(s), int(c), prune) for wk, s, c in zip(workers, starts, shares)]
+        for _ in range(MAX_PASSES):
+            status = self.ray.get([a[w] for a in asked])
+            if not any(s["pending"] for s in status):
+                self._exchange([wk.take.options(num_returns=w + 1).remote() for wk in workers])
+                return True
+            if any(s["blocked"] for s in status):
+                self._exchange([wk.take.options(num_returns=w + 1).remote() for wk in workers])
+                asked = [wk.more.options(num_returns=w + 1).remote() for wk in workers]
+                continue
+            served = [wk.serve.options(num_returns=w + 1).remote(*[asked[v][s] for v in range(w)]) for s, wk in enumerate(workers)]
+            asked = [wk.more.options(num_returns=w + 1).remote(*[served[s][v] for s in range(w)]) for v, wk in enumerate(workers)]
+        raise MemoryError(f"iterations still wait for rows after {MAX_PASSES} fetches: --cache-rows "
+                          f"{self.spec.cache_rows:,} is too small for the rows of an iteration; give more")  # fmt: skip
+
+    def _exchange(self, sent: list) -> None:
+        """Merge the changed rows ``sent`` by every worker (one block per shard, then their
+        counters) in their shards and send the merged rows to every worker."""
+        ray, workers = self.ray, self.workers
+        w = len(workers)
         merged = [wk.merge.remote(*[sent[v][s] for v in range(w)]) for s, wk in enumerate(workers)]
         applied = [wk.apply.remote(*merged) for wk in workers]
         stats = ray.get([out[w] for out in sent])
@@ -355,8 +442,11 @@ class RayTrainer(ScheduledRun):
         k.nodes_visited += int(counts[0])
         k.dropped_rows += int(counts[1])
         k.saturated_regrets += int(counts[2])
-        self.sequences = stats[0]["sequences"]
-        return True
+        self.peak_rss = max([self.peak_rss] + [s["peak_rss"] for s in stats])
+        if self.spec.cache_rows:
+            self.cache_peak = max([self.cache_peak] + [s["peak_rows"] for s in stats])
+            self.cache_stats = stats
+            self.exchanges += 1
 
     def _wait(self) -> None:
         """Wait for the previous round's merges (and see their errors)."""
@@ -437,10 +527,26 @@ class RayTrainer(ScheduledRun):
     def allocated(self) -> np.ndarray:
         """Which nodes have rows (bool per node), as worker 0's replica has them (as last
         seen, if a worker is lost meanwhile)."""
-        bits = self._guarded(lambda: self.ray.get(self.workers[0].allocated.remote()))
+        asked = self.workers if self.spec.cache_rows else self.workers[:1]  # caches: every shard's rows
+        bits = self._guarded(lambda: self.ray.get([w.allocated.remote() for w in asked]))
         if bits is not None:
-            self._allocated = np.unpackbits(bits, count=self.form.num_nodes).astype(bool)
+            self._allocated = np.any([np.unpackbits(b, count=self.form.num_nodes).astype(bool) for b in bits], axis=0)
         return self._allocated
+
+    def cluster_report(self) -> dict[str, Any]:
+        """The summary's figures of the cluster: workers, losses, memory (with row caches:
+        their limit, the most rows a worker held, the game's rows, rows fetched, passes)."""
+        out = {"ray_workers": len(self.workers), "ray_workers_replaced": self.replaced,
+               "ray_worker_peak_rss_bytes": self.peak_rss}  # fmt: skip
+        if self.spec.cache_rows:
+            out.update({
+                "ray_cache_rows": self.spec.cache_rows, "ray_cache_peak_rows": self.cache_peak,
+                "game_rows": int(row_counts(self.form)[0].sum()),
+                "ray_cache_fetched_rows": sum(s["fetched_rows"] for s in self.cache_stats),
+                "ray_cache_passes": max((s["passes"] for s in self.cache_stats), default=0),
+                "ray_exchanges": self.exchanges,
+            })  # fmt: skip
+        return out
 
     def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:
         """For exact evaluation while training (small games): from the gathered tables."""

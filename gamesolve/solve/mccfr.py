@@ -243,6 +243,14 @@ class ScheduledRun:
                 on_batch(n, dt)
 
 
+def no_fetch() -> K.Fetch:
+    """The kernels' row-cache bundle, off."""
+    empty = np.zeros(0, dtype=np.int64)
+    return K.Fetch(on=False, seed=np.uint64(0), number=empty, seen=np.zeros(0, dtype=np.uint8), miss=np.zeros((0, 0), dtype=np.int64),
+                   miss_n=empty, undo_pos=np.zeros((0, 0), dtype=np.int64), undo_old=np.zeros((0, 0)),
+                   undo_kind=np.zeros((0, 0), dtype=np.uint8), undo_owner=np.zeros((0, 0), dtype=np.int64), undo_n=empty, deferred=np.zeros(0, dtype=np.uint8))  # fmt: skip
+
+
 class MCCFRTrainer(ScheduledRun):
     """Tables and schedules of one MCCFR run on a game in factored form."""
 
@@ -310,6 +318,7 @@ class MCCFRTrainer(ScheduledRun):
         self._stack = np.zeros(max(16, form.num_nodes + 1), dtype=np.int32)
         self._sig = np.zeros(max_actions)
         self._batch = 1000
+        self.fetch = no_fetch()  # a row cache's bundle (gamesolve.solve.row_cache); off: rows are allocated here
 
     # The tables by their old names (tests, stores and summaries read them).
     @property
@@ -352,7 +361,7 @@ class MCCFRTrainer(ScheduledRun):
             prune_last_round=bool(c.prune_last_round), scale=self.scale, prune_threshold=np.int64(c.prune_below),
             regret_floor=np.int64(c.regret_floor), accumulate_avg=c.average == "sampled",
             strategy_every=np.int64(every), last_round=np.int64(self.form.num_rounds - 1),
-            refill_below=np.int64(0 if self.full else REFILL_BELOW),
+            refill_below=np.int64(0 if self.full or self.fetch.on else REFILL_BELOW),
         )  # fmt: skip
 
     def _run_batch(self, n: int, prune_active: bool | None = None) -> int:
@@ -361,27 +370,37 @@ class MCCFRTrainer(ScheduledRun):
         k = self.counters
         if prune_active is None:
             prune_active = self.config.prune and self.config.clock.prune_active(k.iteration + 1, k.elapsed / 60)
+        # One deal per iteration, numbered by iteration so that results do not depend on how
+        # the run was cut into batches or threads.
+        self.run_deals(self.deal_arrays(k.iteration, n), k.iteration, prune_active)
+        return n
+
+    def deal_arrays(self, first: int, n: int) -> K.DealArrays:
+        """The deals of iterations ``first + 1 .. first + n``."""
+        batch = self.form.deals.batch(self.seed, first, n)
+        return K.DealArrays(batch.private, batch.public, batch.strength, batch.index, batch.cont, batch.cont_strength)
+
+    def run_deals(self, deals: K.DealArrays, first: int, prune_active: bool) -> None:
+        """One iteration per deal, split over the threads: deal ``j`` is global iteration
+        ``first + j + 1`` (with a row cache, :attr:`fetch`, the iteration its ``number`` says)."""
+        n = len(deals.private)
         left = np.full(self.threads, n // self.threads, dtype=np.int64)
         left[: n % self.threads] += 1
         done = np.zeros(self.threads, dtype=np.int64)
         # Thread t runs global iterations t_start[t] + 1, ... with the batch's deals from cursor[t].
         cursor = np.concatenate([[0], np.cumsum(left)[:-1]]).astype(np.int64)
-        t_start = k.iteration + cursor
-        # One deal per iteration, numbered by iteration so that results do not depend on how
-        # the run was cut into batches or threads.
-        batch = self.form.deals.batch(self.seed, k.iteration, n)
-        deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index, batch.cont, batch.cont_strength)
+        t_start = first + cursor
         while left.sum() > 0:
-            self._refill()
+            if not self.fetch.on:  # a row cache never allocates: it fetches
+                self._refill()
             cfg = self._settings(prune_active)
             t_start += done
             cursor += done
             done[:] = 0
             done[:] = run_parts(self.threads, lambda t: K.run_thread(
                 t, left[t], t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg,
-                self._frozen, self._rollout))  # fmt: skip
+                self._frozen, self._rollout, self.fetch))  # fmt: skip
             left -= done
-        return n
 
     def allocated(self) -> np.ndarray:
         """Which nodes have rows (bool per node)."""
@@ -397,7 +416,7 @@ class MCCFRTrainer(ScheduledRun):
         batch = self.form.deals.batch(self.seed ^ 0x5EED5EED, self.counters.strategy_updates * n, n)
         deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index, batch.cont, batch.cont_strength)
         for p in range(n):
-            self.update_rng[0] = K.update_strategy(p, p, self._tree, deals, self.tables, self.update_rng[0], self._stack, self._sig)
+            self.update_rng[0] = K.update_strategy(p, p, self._tree, deals, self.tables, self.update_rng[0], self._stack, self._sig, self.fetch, 0)
 
     def take_snapshot(self) -> None:
         """Snapshot the later rounds' current strategy: to disk (uint16 per action) when the

@@ -38,7 +38,7 @@ from numba import njit
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TERMINAL
 from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import contest_value
-from gamesolve.rng import splitmix
+from gamesolve.rng import splitmix, stream
 
 INT32_MAX = 2147483647
 
@@ -51,6 +51,17 @@ Tables = namedtuple("Tables", "node_offset regrets avg phi res_next res_end rng 
 states, counters (nodes visited, row allocations dropped, regrets saturated at int32's top),
 and ``touched`` (uint8 per node, or empty: not kept): set to 1 at the row owner of every
 regret or average written, so a distributed worker sends only the rows it changed."""
+
+Fetch = namedtuple("Fetch", "on seed number seen miss miss_n undo_pos undo_old undo_kind undo_owner undo_n deferred")
+"""A row cache's bundle (:mod:`gamesolve.solve.row_cache`; ``on`` False: not used). In a
+cache, a node whose rows are absent is not allocated: its owner is recorded in ``miss``
+(per thread, ``miss_n`` of them) and the iteration is *deferred*: ``deferred[d]`` gets bit 1
+(bit 2: the undo log was full), its writes stop, and at its end every write it made
+(``undo_*``: arena position, old value, kind 0 regret / 1 average / 2 phi, row owner) is
+undone, so it can run again, unchanged, once the rows are fetched; the owners an iteration
+wrote are marked in ``tables.touched`` when it completes. Each iteration draws from its own
+stream (``seed``, its global number ``number[d]``), so a rerun is the same iteration.
+``seen`` marks the owners whose rows were read (the cache evicts the least recently seen)."""
 
 Scratch = namedtuple("Scratch", "st_node st_k st_row st_val st_sig st_expl us_stack us_sig")
 """Per-thread traversal stacks: the traverser's frames and UPDATE-STRATEGY's node stack."""
@@ -99,10 +110,10 @@ def chance_child(tree, deals, node, d):
 
 
 @njit(cache=True)
-def update_strategy(p, d, tree, deals, tables, state, stack, sig):
+def update_strategy(p, d, tree, deals, tables, state, stack, sig, fetch, thread):
     """UPDATE-STRATEGY (Algorithm 1): on the first betting round, follow one sampled action
     of ``p`` (counting it in ``phi``) and every action of the others. Takes and returns
-    the random state."""
+    the random state. (With a row cache, ``fetch``, the phi writes go to ``thread``'s undo log.)"""
     stack[0] = 0
     top = 1
     while top > 0:
@@ -131,6 +142,8 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig):
                 if u < acc:
                     a = b
                     break
+            if fetch.on and not undo(fetch, thread, d, tables.phi, row + a, 1, 2, -1):
+                continue
             tables.phi[row + a] += 1.0
             stack[top] = tree.child_list[c0 + a]
             top += 1
@@ -141,8 +154,43 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig):
     return state
 
 
+@njit(cache=True, inline="always")
+def undo(fetch, thread, d, values, start, n, kind, owner):
+    """Log ``values[start:start + n]`` (kind ``kind``) in ``thread``'s undo log before they
+    are written; False (and the iteration deferred) if it must not write: it is deferred
+    already, or the log is full."""
+    if fetch.deferred[d] != 0:
+        return False
+    k = fetch.undo_n[thread]
+    if k + n > fetch.undo_pos.shape[1]:
+        fetch.deferred[d] |= 2
+        return False
+    for j in range(n):
+        fetch.undo_pos[thread, k + j] = start + j
+        fetch.undo_old[thread, k + j] = values[start + j]
+        fetch.undo_kind[thread, k + j] = kind
+        fetch.undo_owner[thread, k + j] = owner
+    fetch.undo_n[thread] = k + n
+    return True
+
+
+@njit(cache=True)
+def roll_back(fetch, thread, regrets, avg, phi):
+    """Undo ``thread``'s logged writes, last first."""
+    for k in range(fetch.undo_n[thread] - 1, -1, -1):
+        pos = fetch.undo_pos[thread, k]
+        kind = fetch.undo_kind[thread, k]
+        if kind == 0:
+            regrets[pos] = np.int32(fetch.undo_old[thread, k])
+        elif kind == 1:
+            avg[pos] = fetch.undo_old[thread, k]
+        else:
+            phi[pos] = np.float32(fetch.undo_old[thread, k])
+    fetch.undo_n[thread] = 0
+
+
 @njit(cache=True, nogil=True)
-def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro):
+def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro, fetch):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
     Iteration ``i`` of the thread is global iteration ``t_start[thread] + i + 1`` and uses
@@ -153,7 +201,9 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     opponents' actions and public chance are sampled in place. Returns the iterations
     completed (fewer when the thread's reservoir runs low, so the driver can refill it). A
     node whose rows do not fit the reservoir is played uniformly, unlearned, and counted in
-    ``tables.dropped``.
+    ``tables.dropped``. With a row cache (``fetch.on``, see :data:`Fetch`) deal ``d`` is
+    global iteration ``fetch.number[d]``, absent rows are recorded instead of allocated, and
+    an iteration that meets one is undone and marked deferred.
     """
     st_node, st_k, st_row, st_val, st_sig, st_expl = (
         scratch.st_node, scratch.st_k, scratch.st_row, scratch.st_val, scratch.st_sig, scratch.st_expl,
@@ -171,6 +221,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     mark = touched.shape[0] > 0
     res_next, res_end = tables.res_next, tables.res_end
     scale, regret_floor, prune_threshold = cfg.scale, cfg.regret_floor, cfg.prune_threshold
+    fetching = fetch.on
+    deferred, seen = fetch.deferred, fetch.seen
     state = tables.rng[thread]
     count = 0
     done = 0
@@ -178,10 +230,16 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
         if res_end[thread] - res_next[thread] < cfg.refill_below:
             break
         d = cursor[thread] + i
-        if cfg.strategy_every > 0 and (t_start[thread] + i + 1) % cfg.strategy_every == 0:
+        number = t_start[thread] + i + 1
+        count_before = count
+        if fetching:
+            number = fetch.number[d]
+            state = stream(fetch.seed, number)  # the iteration's own stream: a rerun is the same iteration
+            fetch.undo_n[thread] = 0
+        if cfg.strategy_every > 0 and number % cfg.strategy_every == 0:
             # Lines 9-10: UPDATE-STRATEGY for every player every Strategy_Interval iterations.
             for p in range(cfg.n_players):
-                state = update_strategy(p, d, tree, deals, tables, state, scratch.us_stack[thread], scratch.us_sig[thread])
+                state = update_strategy(p, d, tree, deals, tables, state, scratch.us_stack[thread], scratch.us_sig[thread], fetch, thread)
         for p in range(cfg.n_players):
             state, u = splitmix(state)
             prune = cfg.prune_active and u < cfg.prune_probability
@@ -228,8 +286,10 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                             if st_expl[thread, top, a]:
                                 v += st_sig[thread, top, a] * st_val[thread, top, a]
                         row = st_row[thread, top]
+                        if row >= 0 and fetching and not undo(fetch, thread, d, regrets, row, n_act, 0, row_owner[nd]):
+                            row = -1  # a deferred iteration writes nothing more
                         if row >= 0:
-                            if mark:
+                            if mark and not fetching:
                                 touched[row_owner[nd]] = 1
                             for a in range(n_act):
                                 if st_expl[thread, top, a]:
@@ -266,7 +326,15 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                 owner = row_owner[node]
                 # Lazy allocation: a node's rows appear when it (or a node sharing them) is first reached.
                 off = node_offset[owner]
-                if off < 0:
+                if fetching:
+                    if off >= 0:
+                        seen[owner] = 1
+                    else:  # not in the cache: fetch it and run the iteration again
+                        deferred[d] |= 1
+                        if fetch.miss_n[thread] < fetch.miss.shape[1]:
+                            fetch.miss[thread, fetch.miss_n[thread]] = owner
+                            fetch.miss_n[thread] += 1
+                elif off < 0:
                     size = num_private[rnd] * n_act
                     start = res_next[thread]
                     if start + size <= res_end[thread]:
@@ -311,10 +379,10 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     st_k[thread, top] = k
                     node = child_list[c0 + k]
                 else:
-                    if cfg.accumulate_avg and row >= 0:
+                    if cfg.accumulate_avg and row >= 0 and (not fetching or undo(fetch, thread, d, avg, row, n_act, 1, owner)):
                         # "Sampled" averaging (open-spiel's SIMPLE): the opponent's policy is
                         # added where sampling reaches it, so in expectation by its reach.
-                        if mark:
+                        if mark and not fetching:
                             touched[owner] = 1
                         for a in range(n_act):
                             if total > 0.0:
@@ -339,6 +407,13 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     else:
                         choice = min(int(u * n_act), n_act - 1)
                     node = child_list[c0 + choice]
+        if fetching and deferred[d] != 0:
+            roll_back(fetch, thread, regrets, avg, tables.phi)
+            count = count_before
+        elif fetching and mark:
+            for k in range(fetch.undo_n[thread]):
+                if fetch.undo_owner[thread, k] >= 0:
+                    touched[fetch.undo_owner[thread, k]] = 1
         done += 1
     tables.rng[thread] = state
     tables.visited[thread] += count

@@ -173,6 +173,7 @@ def _ray_trainer(request: SolveRequest, tree, config: MCCFRConfig, seed: int, pr
     spec = WorkerSpec(
         game=request.game.name, params={k: str(v) for k, v in request.game.params.items()}, preset=request.preset,
         plugins_dirs=tuple(request.plugins_dirs), config=config.as_dict(), seed=seed, threads=request.threads,
+        cache_rows=request.cache_rows,
     )  # fmt: skip
     progress.note(f"starting {request.workers} Ray workers of {request.threads} thread(s) ({request.ray})")
     return RayTrainer(tree, config, spec, request.workers, address=request.ray, out=request.out, resume=resume, note=progress.note)
@@ -236,7 +237,7 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
         save()
     else:  # its run ended with the last checkpoint and the whole tables gathered here
         recorder.flush()
-        workers, replaced = len(trainer.workers), trainer.replaced
+        cluster = trainer.cluster_report()
         trainer = trainer.gather()
     done = trainer.counters.iteration - start_iteration
     result: dict[str, Any] = {
@@ -253,7 +254,7 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
         "dropped_rows": trainer.counters.dropped_rows,
         "saturated_regrets": trainer.counters.saturated_regrets,
         "threads": request.threads,
-        **({"ray_workers": workers, "ray_workers_replaced": replaced} if request.ray is not None else {}),
+        **(cluster if request.ray is not None else {}),
         **trainer.memory_report(),
         "config": config.as_dict(),
     }

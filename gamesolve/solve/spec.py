@@ -39,6 +39,7 @@ class SolveRequest:
     checkpoint_minutes: float | None = None  # interval between checkpoints; None: the solver's default
     ray: str | None = None  # train on a Ray cluster: its address, or "local" (docs/distributed.md)
     workers: int = 1  # Ray workers (with ``ray``)
+    cache_rows: int = 0  # with ``ray``: > 0, each worker caches at most this many rows instead of a replica of the tables
     plugins_dirs: tuple[str, ...] = ()  # local plugin folders, for workers to load too
 
 

@@ -108,6 +108,24 @@ def test_two_workers_train_leduc_as_well_as_one_process_at_equal_iterations(clus
     assert not check_store(tmp_path / "run", deep=True)[1]
 
 
+def test_workers_with_row_caches_smaller_than_the_game_train_leduc_as_well_as_one_process_and_resume(cluster, tmp_path):
+    # Each worker holds at most 240 of Leduc's 288 rows (an iteration reads up to ~170 of
+    # them) and fetches the others from their shards; then the run continues with one worker.
+    out = tmp_path / "run"
+    one = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *leduc(8000), "--json"], capture_output=True,
+                                    text=True, check=True).stdout.splitlines()[-1])  # fmt: skip
+    two = cluster.run([*leduc(8000, out), "--ray", cluster.address, "--workers", "2", "--cache-rows", "240"])
+    assert two["iterations"] == 8000 and two["ray_workers"] == 2
+    assert two["ray_cache_peak_rows"] <= 240 < two["game_rows"] == 288
+    assert two["ray_cache_fetched_rows"] > 288  # rows were evicted and fetched again
+    assert two["exploitability"] <= 1.5 * one["exploitability"], (two["exploitability"], one["exploitability"])
+    more = cluster.run(["solve", "--out", str(out), "--resume", "--iterations", "500", "--ray", cluster.address,
+                        "--workers", "1", "--cache-rows", "240"])  # fmt: skip
+    assert more["iterations"] == 8500 and more["ray_workers"] == 1 and more["ray_cache_peak_rows"] <= 240
+    assert more["exploitability"] <= 1.5 * one["exploitability"]
+    assert not check_store(out, deep=True)[1]
+
+
 @pytest.mark.slow  # 35 s; the same relayout in one process: tests/core/test_shards.py
 def test_a_run_continues_with_another_number_of_workers_and_without_the_cluster_refused(cluster, tmp_path):
     out = tmp_path / "run"
@@ -198,6 +216,13 @@ def test_ray_options_without_ray_installed_are_one_line_and_exit_2(args):
     proc = subprocess.run([sys.executable, "-c", WITHOUT_RAY, *args], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == ["Error: --ray needs Ray, which is not installed: pip install 'gamesolve[ray]'"]
+
+
+def test_cache_rows_without_ray_is_refused_in_one_line():
+    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "leduc", "--algo", "mccfr-p",
+                           "--iterations", "10", "--cache-rows", "200"], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.strip().splitlines() == [
+        "Error: --cache-rows needs --ray [ADDRESS|local] (one process holds the whole tables)"]
 
 
 def test_workers_without_ray_is_refused_in_one_line():
