@@ -108,6 +108,7 @@ def test_two_workers_train_leduc_as_well_as_one_process_at_equal_iterations(clus
     assert not check_store(tmp_path / "run", deep=True)[1]
 
 
+@pytest.mark.slow  # ~50 s; the same training with row caches in one process: tests/core/test_row_cache.py
 def test_workers_with_row_caches_smaller_than_the_game_train_leduc_as_well_as_one_process_and_resume(cluster, tmp_path):
     # Each worker holds at most 240 of Leduc's 288 rows (an iteration reads up to ~170 of
     # them) and fetches the others from their shards; then the run continues with one worker.
