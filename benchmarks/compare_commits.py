@@ -56,14 +56,17 @@ else:
     from gamesolve.game.factored_compiler import compile_factored
     form = compile_factored(LiarsDiceGame())
 config = MCCFRConfig.from_options(form.mccfr_defaults, legacy=True) if "legacy" in MCCFRConfig.from_options.__code__.co_varnames else MCCFRConfig.from_options(form.mccfr_defaults)
-trainer = MCCFRTrainer(form, config, threads=1, seed=0)
+threads = int(sys.argv[4])
+trainer = MCCFRTrainer(form, config, threads=threads, seed=0)
 trainer.run(iterations=5000)  # compile and warm up
 it0 = trainer.counters.iteration
-# CPU time of a fixed number of iterations: other jobs on the machine slow both trees' wall
-# clocks, much less their CPU time.
-started = time.process_time()
+# One thread: CPU time of a fixed number of iterations (other jobs on the machine slow both
+# trees' wall clocks, much less their CPU time). Several threads: wall time, since their
+# point is to use more CPU.
+clock = time.process_time if threads == 1 else time.perf_counter
+started = clock()
 trainer.run(iterations=int(sys.argv[2]))
-print(json.dumps({"rate": (trainer.counters.iteration - it0) / (time.process_time() - started)}))
+print(json.dumps({"rate": (trainer.counters.iteration - it0) / (clock() - started)}))
 """
 
 
@@ -117,14 +120,15 @@ def main() -> None:
     parser.add_argument("--what", choices=("mccfr", "tabular", "spot"), default="mccfr",
                         help="MCCFR training, tabular CFR+ or the spot benchmark's solve")
     parser.add_argument("--street", choices=("river", "turn", "flop"), default="turn", help="--what spot: the street")
-    parser.add_argument("--threads", type=int, default=2, help="--what spot: solver threads")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="solver threads (--what spot: default 2; --what mccfr: default 1, rates per CPU second, else per wall second)")
     args = parser.parse_args()
     if args.what == "tabular" and args.game == "nlth":
         parser.error("--what tabular runs on --game leduc or liars_dice")
     probe, probe_args = {
-        "mccfr": (PROBE, [args.preset, str(args.iterations), args.game]),
+        "mccfr": (PROBE, [args.preset, str(args.iterations), args.game, str(args.threads or 1)]),
         "tabular": (TABULAR_PROBE, [args.game, str(args.iterations)]),
-        "spot": (SPOT_PROBE, [args.street, str(args.threads)]),
+        "spot": (SPOT_PROBE, [args.street, str(args.threads or 2)]),
     }[args.what]
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
@@ -135,7 +139,8 @@ def main() -> None:
                 print(f"| round | tree | iterations | solver s | CPU s | exploitability (% pot) | load |")
                 print("|---|---|---:|---:|---:|---:|---:|")
             else:
-                print(f"| round | {args.base} it/CPU s | this checkout it/CPU s | ratio |")
+                unit = "it/CPU s" if args.what != "mccfr" or (args.threads or 1) == 1 else "it/s"
+                print(f"| round | {args.base} {unit} | this checkout {unit} | ratio |")
                 print("|---|---:|---:|---:|")
             for r in range(args.rounds):
                 old = run_probe(base, probe, probe_args)
