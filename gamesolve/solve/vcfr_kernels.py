@@ -441,8 +441,10 @@ def run(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, t_firs
             neg_d = tb / (tb + 1.0)
         for p in range(n_players):
             _fill_fixed(tree, tables, fixed)
-            one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d, UPDATE,
-                     tables.regrets, True, out)  # fmt: skip
+            # np.int64 / np.bool_: plain types, not literals, so that this call and the best
+            # response's share one compilation of the whole pass (literals made two, ~45 s each).
+            one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d,
+                     np.int64(UPDATE), tables.regrets, np.bool_(True), out)  # fmt: skip
             _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d)
 
 
@@ -454,5 +456,5 @@ def best_response_values(tree, term, td, rm, sym, tables, sched, fixed, cuts, no
     if not average:
         _fill_fixed(tree, tables, fixed)
     src = tables.avg if average else tables.regrets
-    one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, 0, 0.0,
-             1.0, 1.0, BEST_RESPONSE, src, not average, out)  # fmt: skip
+    one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, np.int64(0), 0.0,
+             1.0, 1.0, np.int64(BEST_RESPONSE), src, not average, out)  # fmt: skip
