@@ -375,9 +375,9 @@ class MCCFRTrainer(ScheduledRun):
         self.run_deals(self.deal_arrays(k.iteration, n), k.iteration, prune_active)
         return n
 
-    def deal_arrays(self, first: int, n: int) -> K.DealArrays:
-        """The deals of iterations ``first + 1 .. first + n``."""
-        batch = self.form.deals.batch(self.seed, first, n)
+    def deal_arrays(self, first: int, n: int, seed: int | None = None) -> K.DealArrays:
+        """The deals of iterations ``first + 1 .. first + n`` (of another stream with ``seed``)."""
+        batch = self.form.deals.batch(self.seed if seed is None else seed, first, n)
         return K.DealArrays(batch.private, batch.public, batch.strength, batch.index, batch.cont, batch.cont_strength)
 
     def run_deals(self, deals: K.DealArrays, first: int, prune_active: bool) -> None:
@@ -413,8 +413,7 @@ class MCCFRTrainer(ScheduledRun):
     def update_strategy(self) -> None:
         """UPDATE-STRATEGY for every player, each on a fresh deal (a stream of its own)."""
         n = self.form.num_players
-        batch = self.form.deals.batch(self.seed ^ 0x5EED5EED, self.counters.strategy_updates * n, n)
-        deals = K.DealArrays(batch.private, batch.public, batch.strength, batch.index, batch.cont, batch.cont_strength)
+        deals = self.deal_arrays(self.counters.strategy_updates * n, n, seed=self.seed ^ 0x5EED5EED)
         for p in range(n):
             self.update_rng[0] = K.update_strategy(p, p, self._tree, deals, self.tables, self.update_rng[0], self._stack, self._sig, self.fetch, 0)
 
