@@ -56,6 +56,28 @@ def leduc3_tree(tmp_path_factory, worker_id):
     return _shared_tree(tmp_path_factory.getbasetemp().parent / "leduc3-tree", lambda: compile_explicit_tree(LeducGame(3)))
 
 
+@pytest.fixture(scope="session")
+def shared_folder(tmp_path_factory, worker_id):
+    """``shared_folder(name, build)``: a folder that ``build(folder)`` fills once per test run,
+    shared by the xdist workers (blueprints take seconds to minutes to train: the first worker
+    to ask builds it under a lock, the other waits and reads it). Tests must not write into it
+    (copy it first)."""
+    return lambda name, build: _shared_folder(tmp_path_factory, worker_id, name, build)
+
+
+def _shared_folder(tmp_path_factory, worker_id: str, name: str, build) -> Path:
+    if worker_id == "master":
+        folder = tmp_path_factory.mktemp(name) / name
+        build(folder)
+        return folder
+    folder = tmp_path_factory.getbasetemp().parent / name
+    with FileLock(str(folder) + ".lock"):
+        if not (folder.parent / f"{name}.built").exists():
+            build(folder)
+            (folder.parent / f"{name}.built").touch()
+    return folder
+
+
 def _shared_tree(folder: Path, compile_tree) -> ExplicitTree:
     """The tree saved in ``folder`` (arrays in an .npz, the rest in JSON), compiled and saved
     first under a lock if no worker did yet."""

@@ -6,7 +6,7 @@ few milliseconds, a few hands) and the few steps that would start minutes of wor
 a card abstraction, compiling an NLTH betting tree, counting a big preset's tree) are
 replaced by a stand-in that raises :class:`WorkStarted`: reaching one means every option was
 accepted before the work began, which is the property checked. Caches and stores live in a
-temporary folder. Cases are derandomized: CI runs the same 1,050 every time.
+temporary folder. Cases are derandomized: CI runs the same 525 every time (1,050 under -m slow).
 """
 
 from __future__ import annotations
@@ -297,8 +297,9 @@ def other_args(draw, root: Path):
     return [*pick(draw, [[], ["solve"], ["match"], ["bench"], ["store", "check"], ["cache", "clear"], ["store"], ["cache"]]), "--help"]
 
 
-# -- the tests: 1,050 cases in all (each test checks that all of its cases ran) ------------------------------
-CASES = {"solve": 300, "exploitability": 150, "match": 150, "other": 450}
+# -- the tests: 525 cases by default, 1,050 under -m slow (each test checks that all of its cases ran)
+CASES = {"solve": 150, "exploitability": 75, "match": 75, "other": 225}
+SCALE = [pytest.param(1, id="default"), pytest.param(2, id="double", marks=pytest.mark.slow)]
 
 
 def _fuzz(invoke, strategy, examples: int) -> None:
@@ -315,18 +316,22 @@ def _fuzz(invoke, strategy, examples: int) -> None:
     assert accepted >= examples // 5 and count.get("exit 2", 0) >= examples // 5, count
 
 
-def test_fuzz_solve(invoke, place):
-    _fuzz(invoke, solve_args(place[0]), CASES["solve"])
+@pytest.mark.parametrize("scale", SCALE)
+def test_fuzz_solve(invoke, place, scale):
+    _fuzz(invoke, solve_args(place[0]), CASES["solve"] * scale)
 
 
-def test_fuzz_exploitability(invoke, place):
-    _fuzz(invoke, exploitability_args(place[0]), CASES["exploitability"])
+@pytest.mark.parametrize("scale", SCALE)
+def test_fuzz_exploitability(invoke, place, scale):
+    _fuzz(invoke, exploitability_args(place[0]), CASES["exploitability"] * scale)
 
 
-def test_fuzz_match(invoke, place):
-    _fuzz(invoke, match_args(place[0]), CASES["match"])
+@pytest.mark.parametrize("scale", SCALE)
+def test_fuzz_match(invoke, place, scale):
+    _fuzz(invoke, match_args(place[0]), CASES["match"] * scale)
 
 
-def test_fuzz_every_other_command(invoke, place):
-    _fuzz(invoke, other_args(place[0]), CASES["other"])
+@pytest.mark.parametrize("scale", SCALE)
+def test_fuzz_every_other_command(invoke, place, scale):
+    _fuzz(invoke, other_args(place[0]), CASES["other"] * scale)
     assert (place[0] / "mine" / "notes.txt").read_text() == "mine" and (place[0] / "file.txt").read_text() == "a file"

@@ -40,26 +40,33 @@ def random_seven_card_hands():
 
 
 @pytest.fixture(scope="session")
-def trained(tmp_path_factory):
+def trained(shared_folder):
     """A six-player tiny blueprint store from 30,000 iterations (seconds), and its JSON
     result; shared by the blueprint tests and the NLTH corruption suite."""
-    out = tmp_path_factory.mktemp("bp") / "tiny"
-    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", "--iterations", "30000",
-                           "--out", str(out), "--json"], capture_output=True, text=True, timeout=600)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return out, json.loads(proc.stdout.strip().splitlines()[-1])
+
+    def build(folder):
+        folder.mkdir(parents=True)
+        result = _solve("--iterations", "30000", "--out", str(folder / "tiny"))
+        (folder / "result.json").write_text(json.dumps(result))
+
+    folder = shared_folder("nlth-trained", build)
+    return folder / "tiny", json.loads((folder / "result.json").read_text())
 
 
 @pytest.fixture(scope="session")
-def hu_blueprint(tmp_path_factory):
+def hu_blueprint(shared_folder):
     """A heads-up blueprint of the tiny preset, briefly trained (the card abstraction is built
     or loaded from the cache first)."""
-    out = tmp_path_factory.mktemp("hu-blueprint") / "bp"
-    proc = subprocess.run(
-        [sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", "--players", "2", "--iterations", "300000",
-         "--out", str(out), "--json"],
-        capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
+
+    def build(folder):
+        assert _solve("--players", "2", "--iterations", "300000", "--out", str(folder), timeout=900)["players"] == 2
+
+    return shared_folder("nlth-hu-blueprint", build)
+
+
+def _solve(*args: str, timeout: int = 600) -> dict:
+    """``gamesolve solve --game nlth ARGS --json`` in a subprocess; its JSON result."""
+    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", *args, "--json"],
+                          capture_output=True, text=True, timeout=timeout)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert json.loads(proc.stdout.strip().splitlines()[-1])["players"] == 2
-    return out
+    return json.loads(proc.stdout.strip().splitlines()[-1])

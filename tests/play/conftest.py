@@ -37,19 +37,17 @@ def gamesolve(*args, timeout=600, **kwargs):
 
 
 @pytest.fixture(scope="session")
-def tiny_blueprint(tmp_path_factory):
+def tiny_blueprint(shared_folder):
     """A six-player NLTH blueprint on the tiny preset: 3,000 MCCFR iterations (seconds, once
     the tiny card abstraction is in the cache; building that takes about a minute once)."""
-    out = tmp_path_factory.mktemp("play-bp") / "tiny"
-    gamesolve("solve", "--game", "nlth", "--iterations", "3000", "--seed", "7", "--out", str(out), "--json")
-    return out
+    return shared_folder("play-tiny-blueprint", lambda out: gamesolve("solve", "--game", "nlth", "--iterations", "3000",
+                                                                      "--seed", "7", "--out", str(out), "--json"))
 
 
 @pytest.fixture(scope="session")
-def kuhn_policy(tmp_path_factory):
-    out = tmp_path_factory.mktemp("play-kuhn") / "kuhn.zarr"
-    gamesolve("solve", "--game", "kuhn", "--algo", "cfr+", "--iterations", "300", "--out", str(out), "--json")
-    return out
+def kuhn_policy(shared_folder):
+    return shared_folder("play-kuhn-policy", lambda out: gamesolve("solve", "--game", "kuhn", "--algo", "cfr+",
+                                                                   "--iterations", "300", "--out", str(out), "--json"))
 
 
 def free_port() -> int:

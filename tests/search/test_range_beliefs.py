@@ -73,7 +73,7 @@ def play_paths(game, form, blueprint, beliefs, seeds, config):
 
 
 @pytest.mark.parametrize(("hands", "iterations"), [
-    pytest.param(3, 30, id="three-hands"),
+    pytest.param(2, 20, id="two-hands"),
     pytest.param(6, 50, id="six-hands", marks=pytest.mark.slow),
 ])  # fmt: skip
 def test_three_player_leduc_range_equals_exact_along_random_hands(leduc3_tree, hands, iterations):
