@@ -150,7 +150,8 @@ class SampledChanceCFR(VectorCFR):
 
     def run(self, iterations: int, batch: int = 0, on_batch: Callable[[int], None] | None = None) -> None:
         """``iterations`` more iterations, each on a freshly drawn board (stops early, with
-        :attr:`full` set, if a new board's tables would pass :attr:`max_bytes`)."""
+        :attr:`full` set, if a new board's tables would pass :attr:`max_bytes`);
+        ``on_batch(1)`` after each (``batch`` is :class:`VectorCFR`'s and ignored here)."""
         if iterations <= 0:
             raise ValueError(f"iterations must be positive, got {iterations}")
         for _ in range(iterations):

@@ -13,7 +13,7 @@ from gamesolve.solve.vcfr import VectorCFR
 from gamesolve.solve.vcfr_sampled import SampledChanceCFR
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
-from gamesolve_nlth.spot.tree import ALLIN, Spot, StreetSizes, build_spot, hand_strengths
+from gamesolve_nlth.spot.tree import ALLIN, Spot, SpotError, StreetSizes, build_spot, hand_strengths
 
 BOARD = tuple(parse_cards("AsKd7h"))
 POOL = [c for c in range(52) if c not in BOARD]
@@ -48,6 +48,8 @@ def test_the_template_has_one_outcome_per_chance_node_and_a_full_tree_is_refused
     chance = template.node_kind == CHANCE
     assert np.all(template.num_actions[chance] == 1)
     assert sorted(set(template.node_level.tolist())) == [0, 1, 2]
+    with pytest.raises(SpotError, match="one-board template"):
+        build_spot(SPOT, deal=(BOARD[0], POOL[0]))
     with pytest.raises(FormError, match="one outcome"):
         SampledChanceCFR(full_form, pool=POOL, strengths=lambda cards: hand_strengths(BOARD + cards))
 

@@ -17,10 +17,10 @@ How a hand goes for the agent in ``seat``:
   round's root to the end of the game, solved by vector-form CFR over both ranges
   (:mod:`gamesolve_nlth.spot.tree`); on the flop with public chance sampling
   (:class:`~gamesolve.solve.vcfr_sampled.SampledChanceCFR`: each iteration walks the flop's
-  betting and one turn and river card drawn for it, tables allocated per board reached). Pots of three or more players are solved by
-  external-sampling Linear MCCFR with deals drawn from the range beliefs
-  (:mod:`gamesolve_nlth.search.multiway`; supplement: Monte Carlo Linear CFR for large
-  subgames): turns and rivers to the end of the game, flops to the start of the turn or right
+  betting and one turn and river card drawn for it, tables allocated per board reached).
+  Pots of three or more players are solved by external-sampling Linear MCCFR with deals
+  drawn from the range beliefs (:mod:`gamesolve_nlth.search.multiway`; supplement: Monte
+  Carlo Linear CFR for large subgames): turns and rivers to the end of the game, flops to the start of the turn or right
   after the flop's second raise, whichever comes first, where each player still able to act
   picks one of ``k`` continuation strategies of the blueprint, valued by rollouts
   (:mod:`gamesolve_nlth.search.continuation`). Other decisions play the blueprint.
