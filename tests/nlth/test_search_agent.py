@@ -1,5 +1,5 @@
-"""Real-time search for hold'em: the agent searches heads-up turns and rivers from the
-round's root, adds an opponent's off-tree bet and re-solves, freezes its own play for its
+"""Real-time search for hold'em: the agent searches heads-up flops, turns and rivers from
+the round's root, adds an opponent's off-tree bet and re-solves, freezes its own play for its
 actual hand, and carries range beliefs between rounds by Bayes' rule with sigma."""
 
 from __future__ import annotations
@@ -42,15 +42,23 @@ def caller(state):
     return CHECK_CALL
 
 
-def odd_sizer(state):
-    """Checks and calls, except on the turn: bets 333 when checked to, and raises to 17 chips
-    above the minimum when facing a bet (sizes no search abstraction offers)."""
-    if state.street == 2 and state.min_raise_to is not None:
-        if max(state.bets) == 0:
-            return raise_action(333)
-        if state.bets[state.current_player()] == 0:
-            return raise_action(min(state.min_raise_to + 17, state.max_raise_to))
-    return CHECK_CALL
+def odd_sizer_on(street):
+    """An opponent that checks and calls, except on ``street``: it bets 333 when checked to,
+    and raises to 17 chips above the minimum when facing a bet (sizes no search abstraction
+    offers)."""
+
+    def opponent(state):
+        if state.street == street and state.min_raise_to is not None:
+            if max(state.bets) == 0:
+                return raise_action(333)
+            if state.bets[state.current_player()] == 0:
+                return raise_action(min(state.min_raise_to + 17, state.max_raise_to))
+        return CHECK_CALL
+
+    return opponent
+
+
+odd_sizer = odd_sizer_on(2)
 
 
 AGENT_SEAT = 1  # the big blind heads-up: first to act after the flop, never facing a bet against `caller`
@@ -124,15 +132,16 @@ def test_bad_search_options_are_refused_before_any_store_is_read():
         NLTHSearchConfig.from_options({"streets": "0,2"})
 
 
-def test_heads_up_turns_and_rivers_are_searched_and_earlier_rounds_play_the_blueprint(agent_factory):
+def test_heads_up_flops_turns_and_rivers_are_searched_and_the_first_round_plays_the_blueprint(agent_factory):
     agent = agent_factory(bets="50%", raises="none")  # no all-in: the hand reaches the river
     play(agent, AGENT_SEAT, caller)
     by_street = {d.street: d.searched for d in agent.decisions}
-    assert by_street == {0: False, 1: False, 2: True, 3: True}
+    assert by_street == {0: False, 1: True, 2: True, 3: True}
     assert all(d.seconds >= 0 for d in agent.decisions)
 
 
-def test_an_off_tree_bet_is_added_where_it_was_taken_and_the_round_re_solved(agent_factory):
+@pytest.mark.parametrize("street", [1, 2], ids=["flop", "turn"])
+def test_an_off_tree_bet_is_added_where_it_was_taken_and_the_round_re_solved(agent_factory, street):
     agent = agent_factory(bets="50%", raises="none")
     solves = []
     original = agent._solve
@@ -142,10 +151,10 @@ def test_an_off_tree_bet_is_added_where_it_was_taken_and_the_round_re_solved(age
         solves.append((agent.root.street, dict(agent.added), agent.solved))
 
     agent._solve = spy
-    _, log = play(agent, AGENT_SEAT, odd_sizer)
-    odd = [(s, a) for s, a in log if s.street == 2 and s.current_player() == 1 - AGENT_SEAT and a >= 2]
-    assert odd, "the opponent made its odd-sized turn bet"
-    turn = [(added, solved) for street, added, solved in solves if street == 2]
+    _, log = play(agent, AGENT_SEAT, odd_sizer_on(street))
+    odd = [(s, a) for s, a in log if s.street == street and s.current_player() == 1 - AGENT_SEAT and a >= 2]
+    assert odd, "the opponent made its odd-sized bet"
+    turn = [(added, solved) for st, added, solved in solves if st == street]
     assert len(turn) >= 2 and not turn[0][0]  # the round's first solve, then a re-solve with the bet
     (path, amounts), = turn[-1][0].items()
     node = 0
@@ -156,7 +165,8 @@ def test_an_off_tree_bet_is_added_where_it_was_taken_and_the_round_re_solved(age
     assert odd[0][1] in [int(a) for a in form.labels(node)]
 
 
-def test_own_play_is_frozen_for_the_actual_hand_when_the_round_is_re_solved(agent_factory):
+@pytest.mark.parametrize("street", [1, 2], ids=["flop", "turn"])
+def test_own_play_is_frozen_for_the_actual_hand_when_the_round_is_re_solved(agent_factory, street):
     agent = agent_factory(bets="50%", raises="none")
     solves = []
     original = agent._solve
@@ -167,8 +177,8 @@ def test_own_play_is_frozen_for_the_actual_hand_when_the_round_is_re_solved(agen
         solves.append((agent.root.street, frozen, agent.solved))
 
     agent._solve = spy
-    play(agent, AGENT_SEAT, odd_sizer)
-    street, frozen, solved = next((st, f, so) for st, f, so in solves if st == 2 and f)
+    play(agent, AGENT_SEAT, odd_sizer_on(street))
+    _, frozen, solved = next((st, f, so) for st, f, so in solves if st == street and f)
     mine = hand_index(*DECK[2 * AGENT_SEAT : 2 * AGENT_SEAT + 2])
     for path, played in frozen.items():
         node = 0

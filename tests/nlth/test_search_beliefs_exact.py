@@ -91,7 +91,7 @@ def hand():
     the turn for its actual hand, and its beliefs (and the river solve) at its first river
     decision."""
     game = NLTHGame(players=2)
-    config = NLTHSearchConfig.from_options({"seconds": "0", "iterations": "8", "bets": "50%", "raises": "none"})
+    config = NLTHSearchConfig.from_options({"seconds": "0", "iterations": "8", "bets": "50%", "raises": "none", "streets": "2,3"})
     agent = NLTHSearchAgent(game, StandInBlueprint(), config, seed=7)
     record = {"turn_solves": [], "played": {}, "river": None}
     solve, search_action = agent._solve, agent._search_action

@@ -13,12 +13,14 @@ How a hand goes for the agent in ``seat``:
   actually played with for its actual hand (line 13), sigma for its other hands. Board cards
   remove the hands holding them.
 * Which rounds search (``streets``, default flop, turn and river): every pot where at least
-  two players in the hand have chips behind, except heads-up flops. Heads-up turns and rivers
-  run from the round's root to the end of the game, solved by vector-form CFR over both
-  ranges (:mod:`gamesolve_nlth.spot.tree`). Pots of three or more players are solved by
-  external-sampling Linear MCCFR with deals drawn from the range beliefs
-  (:mod:`gamesolve_nlth.search.multiway`; supplement: Monte Carlo Linear CFR for large
-  subgames): turns and rivers to the end of the game, flops to the start of the turn or right
+  two players in the hand have chips behind. Heads-up flops, turns and rivers run from the
+  round's root to the end of the game, solved by vector-form CFR over both ranges
+  (:mod:`gamesolve_nlth.spot.tree`); on the flop with public chance sampling
+  (:class:`~gamesolve.solve.vcfr_sampled.SampledChanceCFR`: each iteration walks the flop's
+  betting and one turn and river card drawn for it, tables allocated per board reached).
+  Pots of three or more players are solved by external-sampling Linear MCCFR with deals
+  drawn from the range beliefs (:mod:`gamesolve_nlth.search.multiway`; supplement: Monte
+  Carlo Linear CFR for large subgames): turns and rivers to the end of the game, flops to the start of the turn or right
   after the flop's second raise, whichever comes first, where each player still able to act
   picks one of ``k`` continuation strategies of the blueprint, valued by rollouts
   (:mod:`gamesolve_nlth.search.continuation`). Other decisions play the blueprint.
@@ -34,8 +36,8 @@ How a hand goes for the agent in ``seat``:
   then the rest of the round is searched from the public state after that raise (beliefs
   carried there by the blueprint), to the flop's leaves with continuation strategies.
 
-What is not here yet (issue 12): heads-up flops (to the end of the game: the vector solver's
-memory).
+What is not here yet (issue 12): one board per *thread* on the flop (a flop iteration draws
+one board; ``threads`` splits its flop lines, not boards).
 """
 
 from __future__ import annotations
@@ -56,12 +58,13 @@ from gamesolve.search.beliefs import ItemRanges
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.vcfr import VectorCFR
+from gamesolve.solve.vcfr_sampled import SampledChanceCFR
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.search.continuation import continuation_game
 from gamesolve_nlth.search.multiway import DepthLimit, LeafValues, SubgameSizes, build_multiway
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
-from gamesolve_nlth.spot.tree import STREETS, Spot, SpotError, StreetSizes, build_spot, spot_ranges
+from gamesolve_nlth.spot.tree import STREETS, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, action_raise_to, raise_action
 
 
@@ -72,7 +75,10 @@ class NLTHSearchConfig:
     :ivar seconds: time budget of a decision that searches, building the subgame included (a
         re-solve between decisions gets it whole; 0: none; then ``iterations`` decide alone and
         play is reproducible on any machine).
-    :ivar iterations: most iterations of one heads-up (vector CFR) solve.
+    :ivar iterations: most iterations of one heads-up (vector CFR) solve (on the flop each
+        walks one sampled turn and river card: far cheaper and noisier than a full iteration).
+    :ivar flop_memory: most gigabytes of a heads-up flop solve's tables (they grow with the
+        boards reached; the solve stops, and plays what it has, before passing it).
     :ivar mccfr_iterations: most iterations of one multiway (MCCFR) solve.
     :ivar multiway_bets, multiway_raises, multiway_raise_cap: the sizes of pots of three or
         more players (fewer than heads-up: the tree grows with every player).
@@ -88,6 +94,7 @@ class NLTHSearchConfig:
 
     seconds: float = 5.0
     iterations: int = 1000
+    flop_memory: float = 2.0
     mccfr_iterations: int = 200_000
     algorithm: str = attrs.field(default="lcfr", validator=attrs.validators.in_(tuple(TABULAR_ALGORITHMS)))
     play: str = attrs.field(default="current", validator=attrs.validators.in_(("current", "average")))
@@ -112,7 +119,7 @@ class NLTHSearchConfig:
             "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,
             "allin_threshold": float, "threads": int, "mccfr_iterations": int, "multiway_bets": str,
             "multiway_raises": str, "multiway_raise_cap": int, "k": int,
-            "preflop_off": int, "preflop_bets": str,
+            "preflop_off": int, "preflop_bets": str, "flop_memory": float,
         }  # fmt: skip
         values = {}
         for key, raw in options.items():
@@ -126,7 +133,7 @@ class NLTHSearchConfig:
             "seconds": lambda v: v >= 0, "iterations": lambda v: v >= 1, "raise_cap": lambda v: v >= 0,
             "mccfr_iterations": lambda v: v >= 1, "multiway_raise_cap": lambda v: v >= 0, "k": lambda v: 1 <= v <= 4,
             "allin_threshold": lambda v: 0 < v <= 1, "threads": lambda v: v >= 1,
-            "streets": lambda v: set(v) <= {1, 2, 3},
+            "streets": lambda v: set(v) <= {1, 2, 3}, "flop_memory": lambda v: v > 0,
         }  # fmt: skip
         for key, ok in checks.items():
             if key in values and not ok(values[key]):
@@ -386,9 +393,7 @@ class NLTHSearchAgent(Agent):
         if root.street not in self.config.streets:
             return None
         if len(active) == 2:
-            # Heads-up flops would run to the end of the game: too large for the vector
-            # solver's memory today, so the blueprint plays them.
-            return "heads-up" if all(root.stacks[p] > 0 for p in active) and root.street >= 2 else None
+            return "heads-up" if all(root.stacks[p] > 0 for p in active) else None
         with_chips = sum(root.stacks[p] > 0 for p in active)
         if with_chips < 2:
             return None
@@ -418,7 +423,8 @@ class NLTHSearchAgent(Agent):
         if self._built is None or self._built[0] != key:
             if self._mode() == "heads-up":
                 spot, _ = self._spot()
-                form = build_spot(spot, self.added)
+                # A flop runs on one board's tree, relabelled with each iteration's turn and river.
+                form = build_spot(spot, self.added, deal=_template_cards(spot.board) if len(spot.board) == 3 else None)
             else:
                 # A multiway flop stops at the turn or right after the flop's second raise
                 # (supplement), its leaves valued by rollouts of the blueprint's continuations.
@@ -452,13 +458,23 @@ class NLTHSearchAgent(Agent):
         reach = spot_ranges(spot, self.ranges.reach[seats[0]], self.ranges.reach[seats[1]])
         if not reach[0].any() or not reach[1].any():
             return  # the beliefs say this cannot happen: play the blueprint
-        solver = VectorCFR(form, TABULAR_ALGORITHMS[self.config.algorithm], root_reach=reach, frozen=self._frozen_rows(form),
-                           threads=self.config.threads)  # fmt: skip
+        config, frozen = TABULAR_ALGORITHMS[self.config.algorithm], self._frozen_rows(form)
+        sampled = len(spot.board) == 3
+        if sampled:
+            board = tuple(spot.board)
+            solver = SampledChanceCFR(
+                form, config, pool=[c for c in range(52) if c not in board], strengths=lambda cards: hand_strengths(board + cards),
+                seed=int(self.rng.integers(2**31)), root_reach=reach, frozen=frozen, threads=self.config.threads,
+                dtype=np.float32, max_bytes=int(self.config.flop_memory * 2**30),
+            )  # fmt: skip
+        else:
+            solver = VectorCFR(form, config, root_reach=reach, frozen=frozen, threads=self.config.threads)
         budget = self._budget()
         started = time.perf_counter()
         while solver.iterations < self.config.iterations:
-            solver.run(1)
-            if budget is not None and time.perf_counter() - started >= budget:
+            # Flop iterations take milliseconds: the clock is read every 8 of them.
+            solver.run(min(8, self.config.iterations - solver.iterations) if sampled else 1)
+            if sampled and solver.full or budget is not None and time.perf_counter() - started >= budget:
                 break
         self.solved = _Solved(form, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
 
@@ -600,6 +616,13 @@ def _by_real_action(state: NLTHState, labels: list[int], rows: np.ndarray) -> tu
         merged[:, actions.index(action)] += rows[:, col]
     total = merged.sum(axis=1, keepdims=True)
     return actions, np.divide(merged, total, out=np.full_like(merged, 1.0 / len(actions)), where=total > 0)
+
+
+def _template_cards(board: tuple[int, ...]) -> tuple[int, int]:
+    """The turn and river cards of a flop's one-board template (any two off the board: the
+    sampling solver relabels them every iteration)."""
+    first, second = [c for c in range(52) if c not in board][:2]
+    return first, second
 
 
 def _walk(form, path: tuple[int, ...]) -> int | None:

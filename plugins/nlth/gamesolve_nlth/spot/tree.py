@@ -31,13 +31,14 @@ from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASS
 from gamesolve.game.removal import Removal
 from gamesolve.game.symmetry import ChanceSymmetry
 from gamesolve_nlth import engine as E
-from gamesolve_nlth.evaluator import evaluate7
+from gamesolve_nlth.evaluate.stakes import made_hand_values
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
 from gamesolve_nlth.spot.suits import card_classes, hand_permutation
 from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, raise_action
 
 STREETS = ("flop", "turn", "river")
 ALLIN = float("inf")  # the all-in among a street's sizes
+_HOLES = HAND_CARDS.astype(np.int64)
 
 
 class SpotError(ValueError):
@@ -155,14 +156,19 @@ def _apply(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int]:
 
 
 def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | None = None,
-               symmetric: bool = False) -> FactoredGame:  # fmt: skip
+               symmetric: bool = False, deal: tuple[int, ...] | None = None) -> FactoredGame:  # fmt: skip
     """The spot as a :class:`FactoredGame` with item removal (see the module docstring).
 
     :param added: raise-to amounts to offer besides the spot's sizes, by the path of edge
         labels (actions and cards) from the root to the decision node.
     :param symmetric: deal one card of each class of mirror images under the board's suit
         symmetries (:mod:`gamesolve_nlth.spot.suits`); solve it only with ranges those
-        symmetries leave unchanged."""
+        symmetries leave unchanged.
+    :param deal: one card per street to come: every chance node deals only its street's
+        card (the one-board template that :class:`~gamesolve.solve.vcfr_sampled.SampledChanceCFR`
+        relabels with each iteration's board)."""
+    if deal is not None and (len(deal) != 5 - len(spot.board) or set(deal) & set(spot.board) or len(set(deal)) != len(deal)):
+        raise SpotError(f"a one-board template deals {5 - len(spot.board)} different cards off the board, got {deal}")
     root = _root(spot)
     added = dict(added or {})
     start_commit = int(root[E.COMMIT + 0])
@@ -201,7 +207,12 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
         if kind == CHANCE:
             # Every card the board leaves; the engine gets one it accepts (betting is the same).
             free = [c for c in range(52) if not (int(s[E.H_USED]) >> c) & 1]
-            dealt = card_classes(board, tuple(spot.board)) if symmetric else [(c, []) for c in range(52) if c not in board]
+            if deal is not None:
+                dealt = [(deal[len(board) - len(spot.board)], [])]
+            elif symmetric:
+                dealt = card_classes(board, tuple(spot.board))
+            else:
+                dealt = [(c, []) for c in range(52) if c not in board]
             for card, mirrors in reversed(dealt):
                 child = s.copy()
                 E.deal_card(child, card if card in free else free[0])
@@ -284,13 +295,9 @@ def _card_text(card: int) -> str:
 
 def hand_strengths(board: tuple[int, ...]) -> np.ndarray:
     """Seven-card strength of every hand on a complete board (-1 for hands touching it)."""
-    out = np.full(NUM_HANDS, -1, dtype=np.int32)
-    b = [int(c) for c in board]
-    for h, (x, y) in enumerate(HAND_CARDS):
-        if x in b or y in b:
-            continue
-        out[h] = evaluate7(int(x), int(y), *b)
-    return out
+    out = np.empty(NUM_HANDS, dtype=np.int64)
+    made_hand_values(np.asarray(board, dtype=np.int64), _HOLES, out)
+    return out.astype(np.int32)
 
 
 def spot_ranges(spot: Spot, *ranges: np.ndarray) -> np.ndarray:
