@@ -2,7 +2,7 @@
 against the blueprint (as ``gamesolve match``), every solve recorded with its round,
 iterations, boards reached (flop), table memory (flop) and seconds.
 
-    python benchmarks/search_flop_iterations.py --store /work/runs/bp-hu-tiny --search seconds=5 --hands 20 --seed 7
+    python benchmarks/search_flop_iterations.py --store /work/runs/bp-hu-tiny --search seconds=5:heads_up_flop=1 --hands 20 --seed 7
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", required=True)
-    parser.add_argument("--search", default="seconds=5", help="search options, KEY=VALUE joined by ':'")
+    parser.add_argument("--search", default="seconds=5:heads_up_flop=1", help="search options, KEY=VALUE joined by ':'")
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

@@ -71,7 +71,7 @@ def test_a_thousand_hands_over_tcp_equal_universal_poker(host, players, tmp_path
 @pytest.mark.slow
 def test_the_search_agent_plays_over_tcp_and_searches(host, hu_blueprint):
     """Real-time search at an ACPC table: it follows every hand, and searches where it would in
-    a match (heads-up flops, turns and rivers)."""
+    a match (heads-up turns and rivers; flops with heads_up_flop=1)."""
     from gamesolve.evaluate.match import make_agents
 
     game = host.games.get("nlth").create(2)

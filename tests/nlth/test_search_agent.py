@@ -14,7 +14,7 @@ from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.state import CHECK_CALL, NLTHGame, raise_action
 
 DECK = parse_cards("AsKd" "QhQc" "2h7c9s" "Td" "3c")  # hole cards of seats 0 and 1, flop, turn, river
-QUICK = {"seconds": "0", "iterations": "8"}
+QUICK = {"seconds": "0", "iterations": "8", "heads_up_flop": "1"}
 
 
 def play(agent, seat, opponent, deck=DECK, until=None):
@@ -138,6 +138,13 @@ def test_heads_up_flops_turns_and_rivers_are_searched_and_the_first_round_plays_
     by_street = {d.street: d.searched for d in agent.decisions}
     assert by_street == {0: False, 1: True, 2: True, 3: True}
     assert all(d.seconds >= 0 for d in agent.decisions)
+
+
+def test_by_default_heads_up_flops_play_the_blueprint(agent_factory):
+    agent = agent_factory(bets="50%", raises="none", heads_up_flop="0")
+    play(agent, AGENT_SEAT, caller)
+    assert {d.street: d.searched for d in agent.decisions} == {0: False, 1: False, 2: True, 3: True}
+    assert NLTHSearchConfig().heads_up_flop is False
 
 
 @pytest.mark.parametrize("street", [1, 2], ids=["flop", "turn"])

@@ -13,11 +13,12 @@ How a hand goes for the agent in ``seat``:
   actually played with for its actual hand (line 13), sigma for its other hands. Board cards
   remove the hands holding them.
 * Which rounds search (``streets``, default flop, turn and river): every pot where at least
-  two players in the hand have chips behind. Heads-up flops, turns and rivers run from the
-  round's root to the end of the game, solved by vector-form CFR over both ranges
-  (:mod:`gamesolve_nlth.spot.tree`); on the flop with public chance sampling
-  (:class:`~gamesolve.solve.vcfr_sampled.SampledChanceCFR`: each iteration walks the flop's
-  betting and one turn and river card drawn for it, tables allocated per board reached).
+  two players in the hand have chips behind (heads-up flops only with ``heads_up_flop=1``).
+  Heads-up flops, turns and rivers run from the round's root to the end of the game, solved
+  by vector-form CFR over both ranges (:mod:`gamesolve_nlth.spot.tree`); on the flop with
+  public chance sampling (:class:`~gamesolve.solve.vcfr_sampled.SampledChanceCFR`: each
+  iteration walks the flop's betting and one turn and river card drawn for it, tables
+  allocated per board reached).
   Pots of three or more players are solved by external-sampling Linear MCCFR with deals
   drawn from the range beliefs (:mod:`gamesolve_nlth.search.multiway`; supplement: Monte
   Carlo Linear CFR for large subgames): turns and rivers to the end of the game, flops to the start of the turn or right
@@ -77,6 +78,10 @@ class NLTHSearchConfig:
         play is reproducible on any machine).
     :ivar iterations: most iterations of one heads-up (vector CFR) solve (on the flop each
         walks one sampled turn and river card: far cheaper and noisier than a full iteration).
+    :ivar heads_up_flop: whether heads-up flops search (to the end of the game, sampling the
+        turn and river; off by default: within a few seconds the sampled solve stays far from
+        equilibrium, about 150% of the pot exploitable on a reduced flop after 5 s, see
+        docs/search.md, so the blueprint plays them unless asked).
     :ivar flop_memory: most gigabytes of a heads-up flop solve's tables (they grow with the
         boards reached; the solve stops, and plays what it has, before passing it).
     :ivar mccfr_iterations: most iterations of one multiway (MCCFR) solve.
@@ -94,6 +99,7 @@ class NLTHSearchConfig:
 
     seconds: float = 5.0
     iterations: int = 1000
+    heads_up_flop: bool = False
     flop_memory: float = 2.0
     mccfr_iterations: int = 200_000
     algorithm: str = attrs.field(default="lcfr", validator=attrs.validators.in_(tuple(TABULAR_ALGORITHMS)))
@@ -119,7 +125,7 @@ class NLTHSearchConfig:
             "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,
             "allin_threshold": float, "threads": int, "mccfr_iterations": int, "multiway_bets": str,
             "multiway_raises": str, "multiway_raise_cap": int, "k": int,
-            "preflop_off": int, "preflop_bets": str, "flop_memory": float,
+            "preflop_off": int, "preflop_bets": str, "flop_memory": float, "heads_up_flop": _flag,
         }  # fmt: skip
         values = {}
         for key, raw in options.items():
@@ -393,6 +399,8 @@ class NLTHSearchAgent(Agent):
         if root.street not in self.config.streets:
             return None
         if len(active) == 2:
+            if root.street == 1 and not self.config.heads_up_flop:
+                return None
             return "heads-up" if all(root.stacks[p] > 0 for p in active) else None
         with_chips = sum(root.stacks[p] > 0 for p in active)
         if with_chips < 2:
@@ -616,6 +624,15 @@ def _by_real_action(state: NLTHState, labels: list[int], rows: np.ndarray) -> tu
         merged[:, actions.index(action)] += rows[:, col]
     total = merged.sum(axis=1, keepdims=True)
     return actions, np.divide(merged, total, out=np.full_like(merged, 1.0 / len(actions)), where=total > 0)
+
+
+def _flag(text: str) -> bool:
+    """``1``/``true``/``yes`` or ``0``/``false``/``no``."""
+    if text.lower() in ("1", "true", "yes"):
+        return True
+    if text.lower() in ("0", "false", "no"):
+        return False
+    raise ValueError(text)
 
 
 def _template_cards(board: tuple[int, ...]) -> tuple[int, int]:
