@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-import numba
 import numpy as np
 
 from gamesolve.errors import UserError
@@ -26,6 +25,7 @@ from gamesolve.game.terminals import empty_terminal_deals, terminal_deals
 from gamesolve.solve import vcfr_kernels as K
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
 from gamesolve.solve.rows import explicit_slots
+from gamesolve.threads import run_parts
 
 WEIGHTINGS = {"dcfr": "dcfr", "linear": "lcfr", "lcfr": "lcfr", "cfr+": "cfr+", "cfr": "cfr"}
 """``-o weighting=`` names and the tabular preset each stands for."""
@@ -87,7 +87,9 @@ class VectorCFR:
         self._tree = form.tree_arrays()
         depth, widest = K.depth_and_width(self._tree)
         self._cuts, self._no_cuts = self._parallel_cuts(s)
-        scratch_bytes = numba.config.NUMBA_NUM_THREADS * 8 * s * (depth + 1) * (p + 1 + 2 * widest)
+        # Threads a pass runs its cut subtrees on, each with its own path buffers.
+        self._parts = max(1, min(self.threads, len(self._cuts.job_cut)))
+        scratch_bytes = self._parts * 8 * s * (depth + 1) * (p + 1 + 2 * widest)
         cut_bytes = 8 * s * (self._cuts.reach.shape[0] * (p + 1) + len(self._cuts.job_cut))
         _check_memory(2 * dtype.itemsize * total + scratch_bytes + cut_bytes, form, s)
         self.tables = K.VectorTables(
@@ -115,7 +117,7 @@ class VectorCFR:
             float(config.gamma), bool(sample_chance), np.uint64(seed),
         )  # fmt: skip
         self._fixed = self._fixed_rows(offset, frozen or {})
-        threads_n = numba.config.NUMBA_NUM_THREADS
+        threads_n = self._parts
         a = max(widest, 1)
         self._scratch = K.Scratch(
             node=np.zeros((threads_n, depth + 1), np.int64), k=np.zeros((threads_n, depth + 1), np.int64),
@@ -157,7 +159,7 @@ class VectorCFR:
         cut = np.full(n, -1, np.int32)
         cut[first] = np.arange(len(first), dtype=np.int32)
         heads = form.child_list[job_edge]
-        run_order = _balanced_order(end[heads] - heads, min(self.threads, numba.config.NUMBA_NUM_THREADS))
+        run_order = _balanced_order(end[heads] - heads, self.threads)
         return _cuts(cut, first.astype(np.int64), job_cut, job_edge, form.num_players, s, run_order), none
 
     def _fixed_rows(self, offset: np.ndarray, frozen: Mapping[tuple[int, int], np.ndarray]) -> K.Fixed:
@@ -200,23 +202,45 @@ class VectorCFR:
         """Run ``iterations`` more iterations, calling ``on_batch(done)`` after each batch."""
         if iterations <= 0:
             raise ValueError(f"iterations must be positive, got {iterations}")
-        self._set_threads()
         batch = batch or max(1, min(iterations, 100))
         done = 0
         while done < iterations:
             step = min(batch, iterations - done)
-            K.run(
-                *self._kernel_args(), self.schedule, self._fixed, self._cuts, self._no_cuts, self._scratch,
-                self.iterations + 1, self.iterations + step, self.form.num_players, self._root_values,
-            )  # fmt: skip
+            self.iterate(self.iterations + 1, self.iterations + step)
             self.iterations += step
             done += step
             if on_batch is not None:
                 on_batch(step)
 
-    def _set_threads(self) -> None:
-        if self.parallel_jobs:
-            numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
+    def iterate(self, t_first: int, t_last: int, players: int | None = None) -> None:
+        """Iterations ``t_first..t_last`` of the schedule (no bookkeeping of :attr:`iterations`)
+        for the first ``players`` players (all by default): one kernel call on one thread,
+        else a threaded pass per player and iteration."""
+        players = self.form.num_players if players is None else players
+        if self._parts == 1:
+            K.run(*self._kernel_args(), self.schedule, self._fixed, self._cuts, self._no_cuts, self._scratch,
+                  t_first, t_last, players, self._root_values)  # fmt: skip
+            return
+        for t in range(t_first, t_last + 1):
+            weight, pos_d, neg_d = K.factors(self.schedule, t)
+            for p in range(players):
+                K._fill_fixed(self._tree, self.tables, self._fixed)
+                self._pass(self.schedule, p, t, weight, pos_d, neg_d, K.UPDATE, self.tables.regrets, True, self._root_values)
+                K._finish_fixed(self._tree, self.tables, self._fixed, self.schedule, p, pos_d, neg_d)
+
+    def _pass(self, sched, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out) -> None:
+        """One pass (:func:`~gamesolve.solve.vcfr_kernels.one_pass`); with several threads,
+        its cut subtrees in contiguous blocks of the balanced job order, one block a thread."""
+        args = (*self._kernel_args(), sched, self._fixed, self._cuts, self._no_cuts, self._scratch, p, t, weight, pos_d,
+                neg_d, mode, src, use_fixed, out)  # fmt: skip
+        if self._parts == 1:
+            K.one_pass(*args, K.WHOLE, 0, 0, 0)
+            return
+        K.one_pass(*args, K.TOP, 0, 0, 0)
+        n, parts = len(self._cuts.job_cut), self._parts
+        bounds = np.cumsum([0] + [n // parts + (1 if i < n % parts else 0) for i in range(parts)])
+        run_parts(parts, lambda i: K.one_pass(*args, K.JOBS, int(bounds[i]), int(bounds[i + 1]), i))
+        K.one_pass(*args, K.FINISH, 0, 0, 0)
 
     def average_rows(self) -> np.ndarray:
         """The average strategy of every row, in the public layout (:attr:`row_offset`)."""
@@ -265,16 +289,17 @@ class VectorCFR:
         players the mean is the usual exploitability."""
         if self.form.num_players != 2 and not self._zero_sum():
             raise ValueError("vector best response of more than two players is for zero-sum games")
-        self._set_threads()
         reach = self.tables.root_reach
         sched = self.schedule._replace(sample_chance=False)
         mass = self.root_mass()
         values = []
         cfv = np.zeros(len(self.states))
+        average = which == "average"
+        src = self.tables.avg if average else self.tables.regrets
         for p in range(self.form.num_players):
-            K.best_response_values(
-                *self._kernel_args(), sched, self._fixed, self._cuts, self._no_cuts, self._scratch, p, which == "average", cfv
-            )  # fmt: skip
+            if not average:
+                K._fill_fixed(self._tree, self.tables, self._fixed)
+            self._pass(sched, p, 0, 0.0, 1.0, 1.0, K.BEST_RESPONSE, src, not average, cfv)
             values.append(float(reach[p] @ cfv) / mass)
         return sum(values) / len(values), values
 

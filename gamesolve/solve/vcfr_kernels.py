@@ -24,7 +24,7 @@ filled at the start of the pass (:data:`Fixed`) and are discounted at its end.
 
 Threads: the subtrees under the first public chance nodes are independent (own nodes, own
 rows). A pass then walks the tree above them once to collect their reach, runs each outcome's
-subtree on a thread (``prange``), combines the outcomes, and walks the top again with those
+subtree block on a thread (Python threads over a ``nogil`` kernel: :func:`one_pass`), combines the outcomes, and walks the top again with those
 values. With ``sample_chance`` each chance node follows one uniformly sampled outcome per
 iteration and scales its value by the number of outcomes (public chance sampling).
 
@@ -35,9 +35,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
 from gamesolve.game.removal import contest_cfv, fixed_cfv, holds
@@ -350,54 +349,61 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
 
 @njit(cache=True)
 def _root_start(tables, sc):
-    # Not an array expression: in a parallel function those become parallel loops (and
-    # start the threading layer, which breaks forked worker processes).
     for q in range(tables.root_reach.shape[0]):
         for s in range(tables.root_reach.shape[1]):
             sc.start[0, q, s] = tables.root_reach[q, s]
 
 
-@njit(cache=True, parallel=True)
+WHOLE, TOP, JOBS, FINISH = 0, 1, 2, 3
+"""Phases of :func:`one_pass`: the whole pass on one thread, or, threaded from Python
+(:meth:`gamesolve.solve.vcfr.VectorCFR`), the walk above the cuts collecting their reach, a
+block of the cut subtrees (one per thread), and the combination and the walk above them."""
+
+
+@njit(cache=True, nogil=True)
 def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d, mode, src,
-             use_fixed, out):  # fmt: skip
-    """A pass from the root (see :func:`traverse`), threaded over the cut subtrees when there
-    are cut nodes; ``p``'s root values go to ``out``."""
+             use_fixed, out, phase, lo, hi, tid):  # fmt: skip
+    """A pass from the root (see :func:`traverse`), or one phase of it; ``p``'s root values
+    go to ``out``. With cut nodes the pass walks the tree above them (collecting their
+    reach), runs the jobs ``job_order[lo:hi]`` (every job for ``WHOLE``) with thread
+    ``tid``'s buffers, combines the outcomes in job order and walks the top again with them.
+    Threads are Python's (:func:`gamesolve.threads.run_parts` over ``JOBS`` blocks), not a
+    ``prange``: a parallel kernel compiles the whole pass again for its loop."""
     n_states = tables.root_reach.shape[1]
-    _root_start(tables, sc)
     n_jobs = cuts.job_cut.shape[0]
     flags = (sched.rm_plus, sched.discount, sched.sample_chance)
     seed = sched.seed
     if n_jobs == 0:
+        _root_start(tables, sc)
         traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
         return
-    traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, COLLECT, src, use_fixed, out)
-    # Namedtuple fields are read outside the parallel loop (parfor lowering cannot type them).
-    job_cut, job_edge, job_done, job_value, cut_node, cut_reach, job_order = (
-        cuts.job_cut, cuts.job_edge, cuts.job_done, cuts.job_value, cuts.node, cuts.reach, cuts.job_order,
-    )  # fmt: skip
-    child_start, child_list = tree.child_start, tree.child_list
-    sample, starts = sched.sample_chance, sc.start
-    for i in prange(n_jobs):
-        j = job_order[i]
-        node = cut_node[job_cut[j]]
-        k = job_edge[j]
-        run_it = not sample or k - child_start[node] == _sampled_child(tree, node, t, seed)
-        job_done[j] = run_it
-        if run_it:
-            tid = numba.get_thread_id()
-            _deal(tree, rm, k, cut_reach[job_cut[j]], starts[tid])
-            traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, tid, child_list[k], p, t, weight,
-                     pos_d, neg_d, mode, src, use_fixed, job_value[j])  # fmt: skip
-    for c in range(cuts.node.shape[0]):
-        for s in range(n_states):
-            cuts.value[c, s] = 0.0
-    for j in range(n_jobs):
-        if cuts.job_done[j]:
-            c = cuts.job_cut[j]
-            w = _chance_weight(tree, rm, cuts.node[c], sched.sample_chance)
-            _add_outcome(tree, rm, sym, cuts.job_edge[j], w, cuts.job_value[j], cuts.value[c])
-    _root_start(tables, sc)  # thread 0 started jobs from it
-    traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
+    if phase == WHOLE or phase == TOP:
+        _root_start(tables, sc)
+        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, COLLECT, src, use_fixed, out)
+    if phase == WHOLE or phase == JOBS:
+        if phase == WHOLE:
+            lo, hi, tid = 0, n_jobs, 0
+        for i in range(lo, hi):
+            j = cuts.job_order[i]
+            node = cuts.node[cuts.job_cut[j]]
+            k = cuts.job_edge[j]
+            run_it = not sched.sample_chance or k - tree.child_start[node] == _sampled_child(tree, node, t, seed)
+            cuts.job_done[j] = run_it
+            if run_it:
+                _deal(tree, rm, k, cuts.reach[cuts.job_cut[j]], sc.start[tid])
+                traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, tid, tree.child_list[k], p, t,
+                         weight, pos_d, neg_d, mode, src, use_fixed, cuts.job_value[j])  # fmt: skip
+    if phase == WHOLE or phase == FINISH:
+        for c in range(cuts.node.shape[0]):
+            for s in range(n_states):
+                cuts.value[c, s] = 0.0
+        for j in range(n_jobs):
+            if cuts.job_done[j]:
+                c = cuts.job_cut[j]
+                w = _chance_weight(tree, rm, cuts.node[c], sched.sample_chance)
+                _add_outcome(tree, rm, sym, cuts.job_edge[j], w, cuts.job_value[j], cuts.value[c])
+        _root_start(tables, sc)  # thread 0 started jobs from it
+        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
 
 
 @njit(cache=True)
@@ -428,33 +434,29 @@ def _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d):
 
 
 @njit(cache=True)
-def run(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out):
-    """Iterations ``t_first..t_last`` (1-based), one pass per player each."""
-    for t in range(t_first, t_last + 1):
-        weight = float(t) ** sched.gamma
-        pos_d = 1.0
-        neg_d = 1.0
-        if sched.discount:
-            ta = float(t) ** sched.alpha
-            tb = float(t) ** sched.beta
-            pos_d = ta / (ta + 1.0)
-            neg_d = tb / (tb + 1.0)
-        for p in range(n_players):
-            _fill_fixed(tree, tables, fixed)
-            # np.int64 / np.bool_: plain types, not literals, so that this call and the best
-            # response's share one compilation of the whole pass (literals made two, ~45 s each).
-            one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d,
-                     np.int64(UPDATE), tables.regrets, np.bool_(True), out)  # fmt: skip
-            _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d)
+def factors(sched, t):
+    """Iteration ``t``'s average weight and positive / negative regret discounts."""
+    weight = float(t) ** sched.gamma
+    pos_d = 1.0
+    neg_d = 1.0
+    if sched.discount:
+        ta = float(t) ** sched.alpha
+        tb = float(t) ** sched.beta
+        pos_d = ta / (ta + 1.0)
+        neg_d = tb / (tb + 1.0)
+    return weight, pos_d, neg_d
 
 
 @njit(cache=True)
-def best_response_values(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, average, out):
-    """Player ``p``'s counterfactual best-response values per private state at the root, in
-    ``out``, against everyone else playing the average strategy (or, if not ``average``, the
-    current one); ``sched`` without chance sampling."""
-    if not average:
-        _fill_fixed(tree, tables, fixed)
-    src = tables.avg if average else tables.regrets
-    one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, np.int64(0), 0.0,
-             1.0, 1.0, np.int64(BEST_RESPONSE), src, not average, out)  # fmt: skip
+def run(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out):
+    """Iterations ``t_first..t_last`` (1-based), one pass per player each, on one thread."""
+    for t in range(t_first, t_last + 1):
+        weight, pos_d, neg_d = factors(sched, t)
+        for p in range(n_players):
+            _fill_fixed(tree, tables, fixed)
+            # np.int64 / np.bool_: plain types, not literals, so that this call and the calls
+            # from Python (threaded passes, best responses) share one compilation of the pass.
+            one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d,
+                     np.int64(UPDATE), tables.regrets, np.bool_(True), out, np.int64(WHOLE), np.int64(0), np.int64(0),
+                     np.int64(0))  # fmt: skip
+            _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d)

@@ -181,9 +181,7 @@ class SampledChanceCFR(VectorCFR):
         self.removal.path_strength[self._path] = strength
         self.removal.path_order[self._path] = order
         self.tables = K.VectorTables(offset, self._regrets, self._avg, self.tables.root_reach)
-        self._set_threads()
-        K.run(*self._kernel_args(), self.schedule, self._fixed, self._cuts, self._no_cuts, self._scratch, t, t,
-              self.form.num_players if players is None else players, self._root_values)  # fmt: skip
+        self.iterate(t, t, players)
         self.iterations = t
         self._top_view()
         return True
