@@ -151,16 +151,17 @@ class BlueprintAgent(Agent):
         base = line.pot + (call_to - line.bets[tree_seat])
         return edges, [(action_raise_to(s.edge_label[k]) - call_to) / base for k in edges]
 
-    def _locate(self, state: NLTHState, draw: bool = True) -> tuple[int, _Line] | None:
+    def _locate(self, state: NLTHState, draw: bool = True, hand_translations: bool = True) -> tuple[int, _Line] | None:
         """The decision node matching the real hand so far (and the tree's own bets on that
         line), or None if the hand left the tree. An off-tree bet met for the first time in
         this hand is translated at random (and kept); with ``draw=False`` (a question about
         the strategy, which must not touch the agent's random stream) it gets the
-        deterministic translation instead, and is not kept."""
-        located = self.locate_line(state, draw)
+        deterministic translation instead, and is not kept. With ``hand_translations=False``
+        every off-tree bet gets the deterministic translation."""
+        located = self.locate_line(state, draw, hand_translations)
         return located if located is not None and self.store.node_kind[located[0]] == DECISION else None
 
-    def locate_line(self, state: NLTHState, draw: bool = False) -> tuple[int, _Line] | None:
+    def locate_line(self, state: NLTHState, draw: bool = False, hand_translations: bool = True) -> tuple[int, _Line] | None:
         """The tree node the real hand's actions lead to, whatever its kind (a search leaf's
         entry into the blueprint), with the tree's chips on that line; None off the tree."""
         s = self.store
@@ -182,7 +183,7 @@ class BlueprintAgent(Agent):
                     k = self._child(node, CALL)
                 elif action - 2 >= (real.max_raise_to or 0):
                     k = edges[-1]  # all-in maps to the largest size
-                elif position in self.translated:  # randomised once per hand, then kept
+                elif hand_translations and position in self.translated:  # randomised once per hand, then kept
                     k = self.translated[position]
                 else:
                     call_to = max(real.bets)
@@ -237,8 +238,14 @@ class BlueprintAgent(Agent):
         translations of off-tree bets; one not met yet gets the deterministic translation."""
         return self._range(state, seat, holes)
 
-    def _range(self, state: NLTHState, seat: int, holes: np.ndarray) -> tuple[list[int], np.ndarray]:
-        located = self._locate(state, draw=False)
+    def model_range_probabilities(self, state: NLTHState, seat: int, holes: np.ndarray) -> tuple[list[int], np.ndarray]:
+        """:meth:`range_probabilities` as a function of the history alone: every off-tree bet
+        gets the deterministic translation, none of this hand's random draws (which events
+        after ``state`` may have decided). For value functions (AIVAT's rest-of-street walk)."""
+        return self._range(state, seat, holes, hand_translations=False)
+
+    def _range(self, state: NLTHState, seat: int, holes: np.ndarray, hand_translations: bool = True) -> tuple[list[int], np.ndarray]:
+        located = self._locate(state, draw=False, hand_translations=hand_translations)
         t = self._tree_seat(seat, state.button)
         if located is None or self.store.node_player[located[0]] != t:
             return [CHECK_CALL], np.ones((len(holes), 1))

@@ -25,6 +25,14 @@ of how much of it hands of given strengths win or lose beyond their check-down v
 part is no martingale: the turn's and the river's corrections subtract its expectation over
 the card (enumerated), the flop's an unbiased estimate of it (independent sampled flops).
 
+Given a model of the opponent (``opponent``: ``tag``'s exposed model, say), ``v`` at a decision
+on the streets of ``walk`` is instead the value of the rest of the street
+(:mod:`gamesolve_nlth.evaluate.rest_of_street`): the agent's exact range strategy against the
+model, walked to the end of the street, where the check-down value with the stakes model
+takes over. The opponent's bets and raises it foresees no longer move the value; a card's
+correction walks the street after every turn or river card, and after sampled flops (the
+walk's excess over the check-down value, drawn as for the stakes model).
+
 Corrections are computed where the pot is heads-up (the agent and one opponent still in the
 hand): the opponent's hand then decides the showdown alone. Where three or more players
 are in the hand (six-player pots before the flop), events go uncorrected; so do events
@@ -46,6 +54,7 @@ from gamesolve_nlth import engine as E
 from gamesolve_nlth.evaluate.equity import cached_equity_vector, turn_equities
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible
 from gamesolve_nlth.evaluate.preflop import preflop_table
+from gamesolve_nlth.evaluate.rest_of_street import range_model, rest_of_street, with_cards
 from gamesolve_nlth.evaluate.stakes import load_table
 from gamesolve_nlth.state import NLTHGame, NLTHState
 
@@ -75,16 +84,31 @@ class HoleCardAIVAT:
     :param preflop: the preflop equity table (default: the cached one, if built).
     :param stakes: the stakes model's table (:mod:`gamesolve_nlth.evaluate.stakes`; default:
         the one shipped; None: check-down values alone).
+    :param opponent: a model of the opponent (an agent's ``action_probabilities`` for its own
+        cards, fixed before the match: ``tag``'s exposed model, say); with it, on the streets
+        of ``walk`` (1 the flop, 2 the turn, 3 the river) ``v`` at a decision is the value of
+        the rest of the street (:mod:`gamesolve_nlth.evaluate.rest_of_street`): the agent's
+        exact range strategy against the model, the check-down value (with the stakes model)
+        where the street ends and cards follow. A card's correction then walks every turn or
+        river card, and ``flop_samples`` sampled flops.
     """
 
-    def __init__(self, game: NLTHGame, agent, alphas=(1.0, 1.0, 1.0, 1.0), preflop="cached", stakes="shipped"):
+    def __init__(self, game: NLTHGame, agent, alphas=(1.0, 1.0, 1.0, 1.0), preflop="cached", stakes="shipped",
+                 opponent=None, walk=(1, 2, 3), flop_samples=FLOP_SAMPLES):  # fmt: skip
         self.game = game
         self.agent = agent
         self.alphas = tuple(float(a) for a in alphas)
         self.preflop = preflop_table() if isinstance(preflop, str) else preflop
         self.stakes = load_table() if isinstance(stakes, str) else stakes
+        self.opponent = opponent
+        self.walk = frozenset(int(s) for s in walk) if opponent is not None else frozenset()
+        if not self.walk <= {1, 2, 3}:
+            raise ValueError(f"the rest of the street is walked after the flop (streets 1 to 3), not {sorted(self.walk)}")
+        self.flop_samples = int(flop_samples)
+        self._ranges = range_model(agent)
         self.description = (f"check-down equity x alpha {list(self.alphas)}"
                             + (" + stakes model after the flop" if self.stakes is not None else "")
+                            + (f"; the rest of the street against a model of the opponent on streets {sorted(self.walk)}" if self.walk else "")
                             + "; corrections in heads-up pots"
                             + ("" if self.preflop is not None else ", after the flop only (no preflop equity table)"))
 
@@ -144,6 +168,10 @@ class HoleCardAIVAT:
         boards). The stakes model's surplus is not: its expectation enumerates the turn or
         the river card, and samples the flop (:meth:`_expected_flop_surplus`)."""
         street = STREET_OF_BOARD[len(cut)]
+        if street in self.walk and len(before.board) == len(prev) and self._chips(before, seat)[3] > 0:
+            if len(cut) == 3:
+                return self._walked_flop_term(before, seat, w, w_next, cut)
+            return self._walked_card_term(before, seat, w, cut[-1])
         if self.stakes is None or self._chips(before, seat)[3] <= 0:
             v_before = self._value(before, seat, w, board=prev, street=street, stakes=False)
             return self._value(before, seat, w_next, board=cut, street=street, stakes=False) - v_before
@@ -154,22 +182,27 @@ class HoleCardAIVAT:
         return self._value(before, seat, w_next, board=cut, street=street) - expected
 
     def _flop_surplus_samples(self, state, seat, w, samples: int) -> np.ndarray:
+        """:meth:`_flop_samples` of the stakes model's surplus after the flop."""
+        opponent, _, _, behind = self._chips(state, seat)
+        hole = state.hole_cards(opponent)
+        return self._flop_samples(state, seat, w, samples, lambda flop: self.stakes.surplus(flop, hole, None, 1, behind))
+
+    @staticmethod
+    def _flop_samples(state, seat, w, samples: int, surplus) -> np.ndarray:
         """``samples`` independent draws whose mean is E[surplus after the flop | O] / C:
         per draw a flop uniform over the cards the agent's opponents do not hold, and
-        ``sum_(k avoiding it) w_k surplus_k(flop) / sum_k w_k``; ``C = C(D, 3) / C(D - 2, 3)``
+        ``sum_(k avoiding it) w_k surplus(flop)_k / sum_k w_k``; ``C = C(D, 3) / C(D - 2, 3)``
         (``D`` those cards) turns the mean into the expectation. The draws are seeded by the
         state before the flop and the opponents' cards, never by the flop dealt."""
         others = [c for p in range(state.num_players) if p != seat for c in state.hole_cards(p)]
         deck = np.array([c for c in range(52) if c not in others])
         rng = np.random.default_rng(zlib.crc32(f"{state.public_state_key()}|{others}".encode()))
-        opponent, _, _, behind = self._chips(state, seat)
-        hole = state.hole_cards(opponent)
         out = np.empty(samples)
         for i in range(samples):
             flop = [int(c) for c in rng.choice(deck, 3, replace=False)]
             wf = w * possible(flop)
             keep = wf > 0
-            out[i] = float(np.dot(wf[keep], self.stakes.surplus(flop, hole, None, 1, behind)[keep])) / w.sum()
+            out[i] = float(np.dot(wf[keep], surplus(flop)[keep])) / w.sum()
         return out
 
     def _expected_flop_surplus(self, state, seat, w) -> float:
@@ -196,6 +229,46 @@ class HoleCardAIVAT:
                 v = self._value_vector(state, seat, board + [c], street)
             total += float(np.dot(wc[keep], v[keep]))
         return total / ((len(deck) - 2) * w.sum())
+
+    def _walked_flop_term(self, before, seat, w, w_next, flop) -> float:
+        """V(after the flop) - E[V(after) | before] where ``v`` after the flop is the walk of the
+        rest of the street. The expectation is the check-down value before the flop (a
+        martingale) plus an unbiased estimate of the walk's excess over the check-down value
+        after the flop: the mean over flops drawn as for the stakes model
+        (:meth:`_flop_samples`, ``flop_samples`` of them)."""
+        def excess(cards):
+            return (self._value_vector(with_cards(before, cards, seat), seat)
+                    - self._value_vector(before, seat, board=cards, street=1, stakes=False))  # fmt: skip
+
+        d = 52 - 2 * (before.num_players - 1)
+        expected = (self._value(before, seat, w, board=[], street=1, stakes=False)
+                    + comb(d, 3) / comb(d - 2, 3) * float(self._flop_samples(before, seat, w, self.flop_samples, excess).mean()))  # fmt: skip
+        return self._value(with_cards(before, flop, seat), seat, w_next) - expected
+
+    def _walked_card_term(self, before, seat, w, card) -> float:
+        """V(after the card) - E[V(after) | before] where ``v`` after the card is the walk of the
+        rest of the street: every card the opponent does not see is dealt and walked."""
+        return self._card_term(self._walked_cards(before, seat), w, card)
+
+    def _walked_cards(self, before, seat) -> dict[int, np.ndarray]:
+        """``v`` of every world after each card the opponent does not see (dealt at ``before``)."""
+        seen = set(before.board) | {c for p in range(before.num_players) if p != seat for c in before.hole_cards(p)}
+        return {c: self._value_vector(with_cards(before, [c], seat), seat) for c in range(52) if c not in seen}
+
+    @staticmethod
+    def _card_term(values: dict[int, np.ndarray], w: np.ndarray, card: int) -> float:
+        """V(after ``card``) - E[V(after) | O] from ``v`` after every card: the expectation is
+        ``sum_c sum_(k without c) w_k v_k(c) / (N sum_k w_k)``, ``N`` the cards a world does not
+        see (each card dealt with probability 1/N, card removal included)."""
+        total, realized = 0.0, None
+        for c, v in values.items():
+            wc = w * possible([c])
+            keep = wc > 0
+            part = float(np.dot(wc[keep], v[keep]))
+            total += part
+            if c == card:
+                realized = part / wc[keep].sum()
+        return realized - total / ((len(values) - 2) * w.sum())
 
     def _decision_values(self, state: NLTHState, seat: int, actions: list[int]) -> list[np.ndarray]:
         """v of every world after each action of the agent."""
@@ -250,6 +323,8 @@ class HoleCardAIVAT:
         the check-down value, plus the stakes model's surplus after the flop (``stakes``)."""
         if not state.in_hand[seat]:
             return np.full(len(HOLES), float(state.returns()[seat]) if state.is_terminal() else -state.committed[seat], dtype=np.float64)
+        if board is None and state.street in self.walk and not state.is_terminal() and not state.is_chance_node() and seat_in_heads_up_pot(state, seat):
+            return rest_of_street(state, seat, self._ranges, self.opponent, lambda s: self._value_vector(s, seat))
         if state.is_terminal():
             if sum(state.in_hand) == 1:
                 return np.full(len(HOLES), float(state.returns()[seat]))
