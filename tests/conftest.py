@@ -48,12 +48,10 @@ def leduc2_tree():
 
 
 @pytest.fixture(scope="session")
-def leduc3_tree(tmp_path_factory, worker_id):
+def leduc3_tree(shared_folder):
     """1.8 M histories, about 20-30 s to compile: compiled once per run, by the first xdist
-    worker that asks, and read from its saved arrays by the other."""
-    if worker_id == "master":
-        return compile_explicit_tree(LeducGame(3))
-    return _shared_tree(tmp_path_factory.getbasetemp().parent / "leduc3-tree", lambda: compile_explicit_tree(LeducGame(3)))
+    worker that asks, and read from its saved arrays."""
+    return _load_tree(shared_folder("leduc3-tree", lambda folder: _save_tree(compile_explicit_tree(LeducGame(3)), folder)))
 
 
 @pytest.fixture(scope="session")
@@ -78,19 +76,18 @@ def _shared_folder(tmp_path_factory, worker_id: str, name: str, build) -> Path:
     return folder
 
 
-def _shared_tree(folder: Path, compile_tree) -> ExplicitTree:
-    """The tree saved in ``folder`` (arrays in an .npz, the rest in JSON), compiled and saved
-    first under a lock if no worker did yet."""
-    with FileLock(str(folder) + ".lock"):
-        if not (folder / "meta.json").exists():
-            tree = compile_tree()
-            folder.mkdir(parents=True, exist_ok=True)
-            arrays = {f.name: getattr(tree, f.name) for f in attrs.fields(ExplicitTree) if isinstance(getattr(tree, f.name), np.ndarray)}
-            np.savez(folder / "arrays.npz", **arrays)
-            meta = {"game_name": tree.game_name, "params": tree.params, "num_players": tree.num_players,
-                    "infoset_keys": list(tree.infoset_keys)}  # fmt: skip
-            (folder / "meta.json").write_text(json.dumps(meta))
-            return tree
+def _save_tree(tree: ExplicitTree, folder: Path) -> None:
+    """``tree`` in ``folder``: arrays in an .npz, the rest in JSON."""
+    folder.mkdir(parents=True, exist_ok=True)
+    arrays = {f.name: getattr(tree, f.name) for f in attrs.fields(ExplicitTree) if isinstance(getattr(tree, f.name), np.ndarray)}
+    np.savez(folder / "arrays.npz", **arrays)
+    meta = {"game_name": tree.game_name, "params": tree.params, "num_players": tree.num_players,
+            "infoset_keys": list(tree.infoset_keys)}  # fmt: skip
+    (folder / "meta.json").write_text(json.dumps(meta))
+
+
+def _load_tree(folder: Path) -> ExplicitTree:
+    """The tree :func:`_save_tree` saved in ``folder``."""
     meta = json.loads((folder / "meta.json").read_text())
     with np.load(folder / "arrays.npz", allow_pickle=False) as saved:
         arrays = {name: saved[name] for name in saved.files}

@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from gamesolve.cli_params import parse_boolean
 from gamesolve.game.factored import DECISION, FactoredGame
 from gamesolve.game.rollout import no_rollout
 from gamesolve.rng import mix
@@ -116,7 +117,7 @@ class MCCFRConfig:
         if "Schedule" in kind:
             return Schedule.parse(raw, legacy=legacy)
         if "bool" in kind:
-            return _boolean(key, raw)
+            return parse_boolean(raw, f"MCCFR option {key}")
         try:
             return float(raw)
         except ValueError:
@@ -142,17 +143,6 @@ def frozen_arrays(num_nodes: int, frozen: dict[tuple[int, int], np.ndarray]) -> 
         probs.extend(float(x) for x in dist)
         start.append(len(probs))
     return K.Frozen(node_slot, np.array(private, dtype=np.int32), np.array(start, dtype=np.int64), np.array(probs, dtype=np.float64))
-
-
-def _boolean(key: str, raw: Any) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"MCCFR option {key} expects true or false, got {raw!r}")
 
 
 @attrs.define

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from gamesolve.cli_params import parse_boolean
 from gamesolve.errors import UserError
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, FactoredGame, FormError, subtree_ends
 from gamesolve.game.removal import Removal, fixed_cfv, no_removal
@@ -87,8 +88,11 @@ class VectorCFR:
         self._tree = form.tree_arrays()
         depth, widest = K.depth_and_width(self._tree)
         self._cuts, self._no_cuts = self._parallel_cuts(s)
-        # Threads a pass runs its cut subtrees on, each with its own path buffers.
-        self._parts = max(1, min(self.threads, len(self._cuts.job_cut)))
+        # Threads a pass runs its cut subtrees on, each with its own path buffers, and their
+        # blocks of the balanced job order (the first n % T one job longer: see _balanced_order).
+        n_jobs = len(self._cuts.job_cut)
+        self._parts = max(1, min(self.threads, n_jobs))
+        self._job_blocks = np.cumsum([0] + [n_jobs // self._parts + (i < n_jobs % self._parts) for i in range(self._parts)])
         scratch_bytes = self._parts * 8 * s * (depth + 1) * (p + 1 + 2 * widest)
         cut_bytes = 8 * s * (self._cuts.reach.shape[0] * (p + 1) + len(self._cuts.job_cut))
         _check_memory(2 * dtype.itemsize * total + scratch_bytes + cut_bytes, form, s)
@@ -159,7 +163,7 @@ class VectorCFR:
         cut = np.full(n, -1, np.int32)
         cut[first] = np.arange(len(first), dtype=np.int32)
         heads = form.child_list[job_edge]
-        run_order = _balanced_order(end[heads] - heads, self.threads)
+        run_order = _balanced_order(end[heads] - heads, min(self.threads, len(job_edge)))
         return _cuts(cut, first.astype(np.int64), job_cut, job_edge, form.num_players, s, run_order), none
 
     def _fixed_rows(self, offset: np.ndarray, frozen: Mapping[tuple[int, int], np.ndarray]) -> K.Fixed:
@@ -237,9 +241,8 @@ class VectorCFR:
             K.one_pass(*args, K.WHOLE, 0, 0, 0)
             return
         K.one_pass(*args, K.TOP, 0, 0, 0)
-        n, parts = len(self._cuts.job_cut), self._parts
-        bounds = np.cumsum([0] + [n // parts + (1 if i < n % parts else 0) for i in range(parts)])
-        run_parts(parts, lambda i: K.one_pass(*args, K.JOBS, int(bounds[i]), int(bounds[i + 1]), i))
+        blocks = self._job_blocks
+        run_parts(self._parts, lambda i: K.one_pass(*args, K.JOBS, int(blocks[i]), int(blocks[i + 1]), i))
         K.one_pass(*args, K.FINISH, 0, 0, 0)
 
     def average_rows(self) -> np.ndarray:
@@ -436,10 +439,7 @@ def check_vector_options(options: dict) -> tuple[CFRConfig, bool]:
     if unknown:
         raise ValueError(f"unknown vcfr option {unknown[0]!r} (options: {', '.join(VECTOR_OPTIONS)})")
     config = weighting_config(str(options.get("weighting", "dcfr")))
-    sample = str(options.get("sample_chance", "false")).lower()
-    if sample not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-        raise ValueError(f"vcfr option sample_chance expects true or false, got {sample!r}")
-    return config, sample in ("true", "1", "yes", "on")
+    return config, parse_boolean(str(options.get("sample_chance", "false")).lower(), "vcfr option sample_chance")
 
 
 def run_vcfr(request, progress) -> dict:

@@ -23,9 +23,9 @@ Rows shared by several nodes (``row_owner``) and frozen rows take their strategy
 filled at the start of the pass (:data:`Fixed`) and are discounted at its end.
 
 Threads: the subtrees under the first public chance nodes are independent (own nodes, own
-rows). A pass then walks the tree above them once to collect their reach, runs each outcome's
-subtree block on a thread (Python threads over a ``nogil`` kernel: :func:`one_pass`), combines the outcomes, and walks the top again with those
-values. With ``sample_chance`` each chance node follows one uniformly sampled outcome per
+rows). A pass then walks the tree above them once to collect their reach, runs blocks of the
+outcomes' subtrees on Python threads (:func:`one_pass` is ``nogil``), combines the outcomes,
+and walks the top again with those values. With ``sample_chance`` each chance node follows one uniformly sampled outcome per
 iteration and scales its value by the number of outcomes (public chance sampling).
 
 Tables (regrets, average) are float32 or float64 (the caller's choice); path vectors are float64.

@@ -37,10 +37,10 @@ def full_form():
     return build_spot(SPOT)
 
 
-def sampled(reach, config="lcfr", seed=0):
+def sampled(reach, config="lcfr", seed=0, threads=1):
     template = build_spot(SPOT, deal=tuple(POOL[:2]))
     return SampledChanceCFR(template, TABULAR_ALGORITHMS[config], pool=POOL, strengths=lambda cards: hand_strengths(BOARD + cards),
-                            seed=seed, root_reach=reach)  # fmt: skip
+                            seed=seed, root_reach=reach, threads=threads)  # fmt: skip
 
 
 def test_the_template_has_one_outcome_per_chance_node_and_a_full_tree_is_refused(full_form):
@@ -105,6 +105,17 @@ def test_the_same_seed_draws_the_same_boards_and_strategy(reach):
     one.run(50)
     two.run(50)
     assert np.array_equal(one.average_rows(), two.average_rows())
+
+
+def test_two_threads_over_the_flops_lines_give_the_single_thread_result(reach, monkeypatch):
+    one = sampled(reach, seed=5)
+    monkeypatch.setattr(VectorCFR, "parallel_min", 0)
+    two = sampled(reach, seed=5, threads=2)
+    assert two.parallel_jobs > 1
+    one.run(30)
+    two.run(30)
+    assert np.array_equal(one.average_rows(), two.average_rows())
+    assert np.array_equal(one.current_rows(), two.current_rows())
 
 
 def test_the_sampled_solvers_exact_exploitability_falls(reach, full_form):

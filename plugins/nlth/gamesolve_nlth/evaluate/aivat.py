@@ -181,11 +181,22 @@ class HoleCardAIVAT:
             expected = self._expected_after_card(before, seat, w, prev, street)
         return self._value(before, seat, w_next, board=cut, street=street) - expected
 
-    def _flop_surplus_samples(self, state, seat, w, samples: int) -> np.ndarray:
-        """:meth:`_flop_samples` of the stakes model's surplus after the flop."""
+    def _stakes_surplus(self, state, seat):
+        """The stakes model's surplus after a flop dealt at ``state``, as a function of the flop."""
         opponent, _, _, behind = self._chips(state, seat)
         hole = state.hole_cards(opponent)
-        return self._flop_samples(state, seat, w, samples, lambda flop: self.stakes.surplus(flop, hole, None, 1, behind))
+        return lambda flop: self.stakes.surplus(flop, hole, None, 1, behind)
+
+    def _flop_surplus_samples(self, state, seat, w, samples: int) -> np.ndarray:
+        """:meth:`_flop_samples` of the stakes model's surplus after the flop."""
+        return self._flop_samples(state, seat, w, samples, self._stakes_surplus(state, seat))
+
+    @classmethod
+    def _expected_after_flop(cls, state, seat, w, samples: int, surplus) -> float:
+        """An unbiased estimate of E[surplus after the flop | O]: ``C`` times the mean of
+        :meth:`_flop_samples`."""
+        d = 52 - 2 * (state.num_players - 1)
+        return comb(d, 3) / comb(d - 2, 3) * float(cls._flop_samples(state, seat, w, samples, surplus).mean())
 
     @staticmethod
     def _flop_samples(state, seat, w, samples: int, surplus) -> np.ndarray:
@@ -206,29 +217,20 @@ class HoleCardAIVAT:
         return out
 
     def _expected_flop_surplus(self, state, seat, w) -> float:
-        d = 52 - 2 * (state.num_players - 1)
-        return comb(d, 3) / comb(d - 2, 3) * float(self._flop_surplus_samples(state, seat, w, FLOP_SAMPLES).mean())
+        return self._expected_after_flop(state, seat, w, FLOP_SAMPLES, self._stakes_surplus(state, seat))
 
     def _expected_after_card(self, state, seat, w, board, street) -> float:
-        """E[V(board + one card) | O] = sum_c sum_(k without c) w_k v_k(board + c) / (N sum_k w_k),
-        ``N`` the cards a world does not see (each is dealt with probability 1/N). The turn's
-        equities come from one pass over every turn and river (:func:`turn_equities`)."""
-        seen = set(board) | {c for p in range(state.num_players) if p != seat for c in state.hole_cards(p)}
-        deck = [c for c in range(52) if c not in seen]
+        """E[V(board + one card) | O] (:meth:`_expected_over_cards`). The turn's equities come
+        from one pass over every turn and river (:func:`turn_equities`)."""
+        deck = _unseen_cards(state, seat, board)
         if len(board) == 3:
             hole, _, m, dead, behind = self._check_down(state, seat, board)
             cards = [c for c in range(52) if c not in set(board) | set(hole)]
             turn = dict(zip(cards, turn_equities(hole, board, cards)))
-        total = 0.0
-        for c in deck:
-            wc = w * possible([c])
-            keep = wc > 0
-            if len(board) == 3:
-                v = self._v(turn[c], m, dead, behind, hole, board + [c], street, True)
-            else:
-                v = self._value_vector(state, seat, board + [c], street)
-            total += float(np.dot(wc[keep], v[keep]))
-        return total / ((len(deck) - 2) * w.sum())
+            values = {c: self._v(turn[c], m, dead, behind, hole, board + [c], street, True) for c in deck}
+        else:
+            values = {c: self._value_vector(state, seat, board + [c], street) for c in deck}
+        return self._expected_over_cards(values, w)
 
     def _walked_flop_term(self, before, seat, w, w_next, flop) -> float:
         """V(after the flop) - E[V(after) | before] where ``v`` after the flop is the walk of the
@@ -240,9 +242,8 @@ class HoleCardAIVAT:
             return (self._value_vector(with_cards(before, cards, seat), seat)
                     - self._value_vector(before, seat, board=cards, street=1, stakes=False))  # fmt: skip
 
-        d = 52 - 2 * (before.num_players - 1)
         expected = (self._value(before, seat, w, board=[], street=1, stakes=False)
-                    + comb(d, 3) / comb(d - 2, 3) * float(self._flop_samples(before, seat, w, self.flop_samples, excess).mean()))  # fmt: skip
+                    + self._expected_after_flop(before, seat, w, self.flop_samples, excess))  # fmt: skip
         return self._value(with_cards(before, flop, seat), seat, w_next) - expected
 
     def _walked_card_term(self, before, seat, w, card) -> float:
@@ -252,23 +253,26 @@ class HoleCardAIVAT:
 
     def _walked_cards(self, before, seat) -> dict[int, np.ndarray]:
         """``v`` of every world after each card the opponent does not see (dealt at ``before``)."""
-        seen = set(before.board) | {c for p in range(before.num_players) if p != seat for c in before.hole_cards(p)}
-        return {c: self._value_vector(with_cards(before, [c], seat), seat) for c in range(52) if c not in seen}
+        return {c: self._value_vector(with_cards(before, [c], seat), seat) for c in _unseen_cards(before, seat, before.board)}
+
+    @classmethod
+    def _card_term(cls, values: dict[int, np.ndarray], w: np.ndarray, card: int) -> float:
+        """V(after ``card``) - E[V(after) | O] from ``v`` after every card."""
+        wc = w * possible([card])
+        keep = wc > 0
+        return float(np.dot(wc[keep], values[card][keep])) / wc[keep].sum() - cls._expected_over_cards(values, w)
 
     @staticmethod
-    def _card_term(values: dict[int, np.ndarray], w: np.ndarray, card: int) -> float:
-        """V(after ``card``) - E[V(after) | O] from ``v`` after every card: the expectation is
-        ``sum_c sum_(k without c) w_k v_k(c) / (N sum_k w_k)``, ``N`` the cards a world does not
-        see (each card dealt with probability 1/N, card removal included)."""
-        total, realized = 0.0, None
+    def _expected_over_cards(values: dict[int, np.ndarray], w: np.ndarray) -> float:
+        """E[V(after one card) | O] from ``v`` after each card the opponent does not see:
+        ``sum_c sum_(k without c) w_k v_k(c) / (N sum_k w_k)``, ``N`` the cards a world does
+        not see (each card dealt with probability 1/N, card removal included)."""
+        total = 0.0
         for c, v in values.items():
             wc = w * possible([c])
             keep = wc > 0
-            part = float(np.dot(wc[keep], v[keep]))
-            total += part
-            if c == card:
-                realized = part / wc[keep].sum()
-        return realized - total / ((len(values) - 2) * w.sum())
+            total += float(np.dot(wc[keep], v[keep]))
+        return total / ((len(values) - 2) * w.sum())
 
     def _decision_values(self, state: NLTHState, seat: int, actions: list[int]) -> list[np.ndarray]:
         """v of every world after each action of the agent."""
@@ -388,6 +392,13 @@ class HoleCardAIVAT:
             cell = cells(state.street, s[k : k + 1], float(s[hole_index(*hole)]), equity[k : k + 1])[0]
             rows.append((int(cell), float(behind), payoff - ((2 * m + dead) * equity[k] - m)))
         return rows
+
+
+def _unseen_cards(state: NLTHState, seat: int, board) -> list[int]:
+    """The cards the agent's opponents do not see at ``state`` with ``board`` dealt: the next
+    card's possible values, in order."""
+    seen = set(board) | {c for p in range(state.num_players) if p != seat for c in state.hole_cards(p)}
+    return [c for c in range(52) if c not in seen]
 
 
 def seat_in_heads_up_pot(state: NLTHState, seat: int) -> bool:

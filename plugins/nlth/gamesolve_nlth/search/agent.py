@@ -52,6 +52,7 @@ import attrs
 import numpy as np
 
 from gamesolve.agents import Agent, hand_seed
+from gamesolve.cli_params import parse_boolean
 from gamesolve.game.factored import DECISION
 from gamesolve.game.poker_form import RAISE
 from gamesolve.game.state import CHANCE
@@ -125,7 +126,7 @@ class NLTHSearchConfig:
             "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,
             "allin_threshold": float, "threads": int, "mccfr_iterations": int, "multiway_bets": str,
             "multiway_raises": str, "multiway_raise_cap": int, "k": int,
-            "preflop_off": int, "preflop_bets": str, "flop_memory": float, "heads_up_flop": _flag,
+            "preflop_off": int, "preflop_bets": str, "flop_memory": float, "heads_up_flop": lambda v: parse_boolean(v, "heads_up_flop"),
         }  # fmt: skip
         values = {}
         for key, raw in options.items():
@@ -624,15 +625,6 @@ def _by_real_action(state: NLTHState, labels: list[int], rows: np.ndarray) -> tu
         merged[:, actions.index(action)] += rows[:, col]
     total = merged.sum(axis=1, keepdims=True)
     return actions, np.divide(merged, total, out=np.full_like(merged, 1.0 / len(actions)), where=total > 0)
-
-
-def _flag(text: str) -> bool:
-    """``1``/``true``/``yes`` or ``0``/``false``/``no``."""
-    if text.lower() in ("1", "true", "yes"):
-        return True
-    if text.lower() in ("0", "false", "no"):
-        return False
-    raise ValueError(text)
 
 
 def _template_cards(board: tuple[int, ...]) -> tuple[int, int]:
