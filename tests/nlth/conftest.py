@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -43,31 +42,12 @@ def random_seven_card_hands():
 def trained(shared_folder):
     """A six-player tiny blueprint store from 30,000 iterations (seconds), and its JSON
     result; shared by the blueprint tests and the NLTH corruption suite."""
-
-    def build(folder):
-        folder.mkdir(parents=True)
-        result = _solve("--iterations", "30000", "--out", str(folder / "tiny"))
-        (folder / "result.json").write_text(json.dumps(result))
-
-    folder = shared_folder("nlth-trained", build)
+    folder = shared_folder("nlth-trained")
     return folder / "tiny", json.loads((folder / "result.json").read_text())
 
 
 @pytest.fixture(scope="session")
 def hu_blueprint(shared_folder):
-    """A heads-up blueprint of the tiny preset, briefly trained (the card abstraction is built
-    or loaded from the cache first)."""
-
-    def build(folder):
-        # One thread: the same blueprint every run (two threads interleave their updates).
-        assert _solve("--players", "2", "--iterations", "300000", "--threads", "1", "--out", str(folder), timeout=900)["players"] == 2
-
-    return shared_folder("nlth-hu-blueprint", build)
-
-
-def _solve(*args: str, timeout: int = 600) -> dict:
-    """``gamesolve solve --game nlth ARGS --json`` in a subprocess; its JSON result."""
-    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", *args, "--json"],
-                          capture_output=True, text=True, timeout=timeout)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    """A heads-up blueprint of the tiny preset, briefly trained, the same on every machine
+    (tests/shared_builds.py; the card abstraction is built or loaded from the cache first)."""
+    return shared_folder("nlth-hu-blueprint")

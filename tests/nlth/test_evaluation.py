@@ -240,17 +240,20 @@ def test_aivat_of_random_against_itself_is_unbiased_and_much_sharper(nlth_host):
 
 
 def test_aivat_of_the_blueprint_against_itself_is_unbiased(hu_blueprint, nlth_host):
+    """Unbiased only: against itself, duplicate deals already cancel most of the cards' luck
+    in the raw estimate (both seatings play alike), so AIVAT need not be sharper here; it is
+    against another agent (next test). Of three briefly trained blueprints, one gave an AIVAT
+    SE below the raw one, two above (216 against 193, 490 against 188)."""
     spec = f"blueprint:store={hu_blueprint}"
-    result = aivat_match(nlth_host, [spec, spec], 300, seed=5)
-    a = result.agents[0].aivat
+    a = aivat_match(nlth_host, [spec, spec], 300, seed=5).agents[0].aivat
     assert abs(a["win_rate"]) < 2 * a["stderr"]
-    assert a["stderr"] < result.agents[0].stderr
 
 
-def test_aivat_agrees_with_the_raw_estimate_against_an_unknown_agent(hu_blueprint, nlth_host):
+def test_aivat_agrees_with_the_raw_estimate_against_an_unknown_agent_and_is_sharper(hu_blueprint, nlth_host):
     result = aivat_match(nlth_host, [f"blueprint:store={hu_blueprint}", "tag:samples=50"], 300, seed=7)
     raw, a = result.agents[0], result.agents[0].aivat
     assert abs(raw.win_rate - a["win_rate"]) < 2 * math.hypot(raw.stderr, a["stderr"])
+    assert a["stderr"] < raw.stderr
     assert result.agents[1].aivat is None  # tag does not expose its strategy
 
 

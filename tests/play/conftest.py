@@ -29,25 +29,16 @@ def play_host():
     return make_plugin_manager(strict=True, entry_points=False, plugins=plugins)
 
 
-def gamesolve(*args, timeout=600, **kwargs):
-    """Run the CLI in a subprocess; assert it succeeded; return the completed process."""
-    proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", *args], capture_output=True, text=True, timeout=timeout, **kwargs)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc
-
-
 @pytest.fixture(scope="session")
 def tiny_blueprint(shared_folder):
     """A six-player NLTH blueprint on the tiny preset: 3,000 MCCFR iterations (seconds, once
     the tiny card abstraction is in the cache; building that takes about a minute once)."""
-    return shared_folder("play-tiny-blueprint", lambda out: gamesolve("solve", "--game", "nlth", "--iterations", "3000",
-                                                                      "--seed", "7", "--out", str(out), "--json"))
+    return shared_folder("play-tiny-blueprint")
 
 
 @pytest.fixture(scope="session")
 def kuhn_policy(shared_folder):
-    return shared_folder("play-kuhn-policy", lambda out: gamesolve("solve", "--game", "kuhn", "--algo", "cfr+",
-                                                                   "--iterations", "300", "--out", str(out), "--json"))
+    return shared_folder("play-kuhn-policy")
 
 
 def free_port() -> int:

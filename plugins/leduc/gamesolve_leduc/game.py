@@ -51,9 +51,13 @@ class LeducGame(Game):
 
 
 class LeducState(State):
-    """An immutable Leduc history. ``acted`` counts actions since the last raise/round start."""
+    """An immutable Leduc history. ``acted`` counts actions since the last raise/round start.
 
-    __slots__ = ("n", "deck_size", "private", "public", "round", "folded", "bets", "to_act", "raises", "acted", "rounds")
+    The generic compilers walk every history of three-player Leduc (millions of ``child``
+    calls), so a state computes its player to act once, and ``child`` builds one new state."""
+
+    __slots__ = ("n", "deck_size", "private", "public", "round", "folded", "bets", "to_act", "raises", "acted", "rounds",
+                 "_in", "_player", "_bet")  # fmt: skip
 
     def __init__(self, *, n, deck_size, private, public, round, folded, bets, to_act, raises, acted, rounds):
         self.n = n
@@ -67,88 +71,82 @@ class LeducState(State):
         self.raises = raises
         self.acted = acted
         self.rounds = rounds
-
-    def _replace(self, **changes) -> LeducState:
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        fields.update(changes)
-        return LeducState(**fields)
+        self._in = n - sum(folded)
+        self._bet = None  # the betting string, made on first use
+        if self._in == 1 or round == 2:
+            self._player = TERMINAL
+        elif len(private) < n or (round == 1 and public < 0):
+            self._player = CHANCE
+        else:
+            self._player = to_act
 
     def _in_hand(self) -> int:
-        return self.n - sum(self.folded)
-
-    def _dealing(self) -> bool:
-        return len(self.private) < self.n or (self.round == 1 and self.public < 0)
-
-    def _over(self) -> bool:
-        return self._in_hand() == 1 or self.round == 2
+        return self._in
 
     def betting_round(self) -> int:
         return self.round
 
     def current_player(self) -> int:
-        if self._over():
-            return TERMINAL
-        if self._dealing():
-            return CHANCE
-        return self.to_act
+        return self._player
 
     def legal_actions(self):
-        if self.current_player() < 0:
+        if self._player < 0:
             return []
-        actions = []
-        if self.bets[self.to_act] < max(self.bets):
-            actions.append(FOLD)
-        actions.append(CALL)
         if self.raises < MAX_RAISES:
-            actions.append(RAISE)
-        return actions
+            return [FOLD, CALL, RAISE] if self.bets[self.to_act] < max(self.bets) else [CALL, RAISE]
+        return [FOLD, CALL] if self.bets[self.to_act] < max(self.bets) else [CALL]
 
     def chance_outcomes(self):
         used = set(self.private)
         left = [c for c in range(self.deck_size) if c not in used and c != self.public]
         return [(c, 1.0 / len(left)) for c in left]
 
-    def _next_active(self, player: int) -> int:
+    def _next_active(self, player: int, folded) -> int:
         for step in range(1, self.n + 1):
             p = (player + step) % self.n
-            if not self.folded[p]:
+            if not folded[p]:
                 return p
         raise AssertionError("no active player")
 
     def child(self, action: int) -> LeducState:
-        player = self.current_player()
+        player = self._player
+        n = self.n
         if player == CHANCE:
-            if action not in dict(self.chance_outcomes()):
+            if not (0 <= action < self.deck_size) or action in self.private or action == self.public:
                 raise ValueError(f"card {action} cannot be dealt here")
-            if len(self.private) < self.n:
-                return self._replace(private=self.private + (action,))
-            return self._replace(public=action, to_act=self._next_active(self.n - 1))
+            if len(self.private) < n:
+                return LeducState(n=n, deck_size=self.deck_size, private=self.private + (action,), public=self.public,
+                                  round=self.round, folded=self.folded, bets=self.bets, to_act=self.to_act,
+                                  raises=self.raises, acted=self.acted, rounds=self.rounds)  # fmt: skip
+            return LeducState(n=n, deck_size=self.deck_size, private=self.private, public=action, round=self.round,
+                              folded=self.folded, bets=self.bets, to_act=self._next_active(n - 1, self.folded),
+                              raises=self.raises, acted=self.acted, rounds=self.rounds)  # fmt: skip
         if action not in self.legal_actions():
             raise ValueError(f"action {action} is not legal here (legal: {self.legal_actions()})")
         bets = list(self.bets)
-        folded = list(self.folded)
+        folded = self.folded
         raises, acted = self.raises, self.acted + 1
+        top = max(bets)
         if action == FOLD:
-            folded[player] = True
+            folded = folded[:player] + (True,) + folded[player + 1 :]
         elif action == CALL:
-            bets[player] = max(bets)
+            bets[player] = top
         else:
-            bets[player] = max(bets) + RAISE_AMOUNTS[self.round]
+            top = bets[player] = top + RAISE_AMOUNTS[self.round]
             raises += 1
             acted = 1
-        rounds = list(self.rounds)
-        rounds[self.round] = rounds[self.round] + (action,)
-        state = self._replace(
-            folded=tuple(folded), bets=tuple(bets), raises=raises, acted=acted, rounds=tuple(rounds)
-        )
-        active = state._in_hand()
-        if active == 1:
-            return state
-        # The round closes once every player still in has acted since the last raise.
-        top = max(bets)
-        if acted >= active and all(folded[p] or bets[p] == top for p in range(self.n)):
-            return state._replace(round=self.round + 1, raises=0, acted=0, to_act=0)
-        return state._replace(to_act=state._next_active(player))
+        rounds = self.rounds
+        rounds = (rounds[0] + (action,), rounds[1]) if self.round == 0 else (rounds[0], rounds[1] + (action,))
+        active = n - sum(folded)
+        round_, to_act = self.round, self.to_act
+        if active > 1:
+            # The round closes once every player still in has acted since the last raise.
+            if acted >= active and all(folded[p] or bets[p] == top for p in range(n)):
+                round_, raises, acted, to_act = round_ + 1, 0, 0, 0
+            else:
+                to_act = self._next_active(player, folded)
+        return LeducState(n=n, deck_size=self.deck_size, private=self.private, public=self.public, round=round_,
+                          folded=folded, bets=tuple(bets), to_act=to_act, raises=raises, acted=acted, rounds=rounds)  # fmt: skip
 
     def _hand_rank(self, player: int) -> int:
         rank = self.private[player] // 2
@@ -156,7 +154,7 @@ class LeducState(State):
         return 100 + rank if rank == board else rank
 
     def returns(self):
-        if not self._over():
+        if self._player != TERMINAL:
             return [0.0] * self.n
         pot = float(sum(self.bets))
         alive = [p for p in range(self.n) if not self.folded[p]]
@@ -167,7 +165,9 @@ class LeducState(State):
         return [(share if p in alive else 0.0) - self.bets[p] for p in range(self.n)]
 
     def _betting(self) -> str:
-        return "|".join("".join("fcr"[a] for a in r) for r in self.rounds[: self.round + 1])
+        if self._bet is None:
+            self._bet = "|".join("".join(["fcr"[a] for a in r]) for r in self.rounds[: self.round + 1])
+        return self._bet
 
     def information_state_key(self, player: int) -> str:
         card = str(self.private[player]) if player < len(self.private) else "?"
