@@ -205,25 +205,26 @@ def three_player_cfv(term, rm, node, p, reach, out):
     strength = rm.path_strength[path]
     order = rm.path_order[path]
     if term.kind[node] == FIXED:
-        prefix_sweep(reach[q1], reach[q2], rm.items, rm.n_items, strength, order, True, True, 0, 0.0, 0.0, 0.0, term.payoff[node, p], out)
+        prefix_sweep(reach[q1], reach[q2], rm.items, rm.n_items, strength, order, np.bool_(True), np.bool_(True), np.int64(0), 0.0, 0.0, 0.0, term.payoff[node, p], out)
         return
     g = prefix_coefficients(class_payoffs(term.payoff, term.contender, node, p, q1, q2))
     w, t, a = WEAKER, WEAKER_OR_TIED, ALL
     r1, r2, items, m = reach[q1], reach[q2], rm.items, rm.n_items
+    # Flags go as np.bool_ / np.int64, not literals: one compilation of the sweep, not five.
     # At most four sweeps cover the nine prefix pairs (both sets are "all" at the end of any);
     # those with no coefficient are skipped. One pot: two sweeps.
     c_all = g[a, a]
     if g[w, w] != 0.0 or g[t, w] != 0.0 or g[t, t] != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, False, False, 0, g[w, w], g[t, w], g[t, t], c_all, out)
+        prefix_sweep(r1, r2, items, m, strength, order, np.bool_(False), np.bool_(False), np.int64(0), g[w, w], g[t, w], g[t, t], c_all, out)
         c_all = 0.0
     if g[w, t] != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, False, False, 1, 0.0, g[w, t], 0.0, c_all, out)
+        prefix_sweep(r1, r2, items, m, strength, order, np.bool_(False), np.bool_(False), np.int64(1), 0.0, g[w, t], 0.0, c_all, out)
         c_all = 0.0
     if g[w, a] != 0.0 or g[t, a] != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, False, True, 0, g[w, a], g[t, a], 0.0, c_all, out)
+        prefix_sweep(r1, r2, items, m, strength, order, np.bool_(False), np.bool_(True), np.int64(0), g[w, a], g[t, a], 0.0, c_all, out)
         c_all = 0.0
     if g[a, w] != 0.0 or g[a, t] != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, True, False, 1, g[a, w], g[a, t], 0.0, c_all, out)
+        prefix_sweep(r1, r2, items, m, strength, order, np.bool_(True), np.bool_(False), np.int64(1), g[a, w], g[a, t], 0.0, c_all, out)
         c_all = 0.0
     if c_all != 0.0:
-        prefix_sweep(r1, r2, items, m, strength, order, True, True, 0, 0.0, 0.0, 0.0, c_all, out)
+        prefix_sweep(r1, r2, items, m, strength, order, np.bool_(True), np.bool_(True), np.int64(0), 0.0, 0.0, 0.0, c_all, out)

@@ -373,13 +373,16 @@ def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p
     n_jobs = cuts.job_cut.shape[0]
     flags = (sched.rm_plus, sched.discount, sched.sample_chance)
     seed = sched.seed
+    # Every call passes thread, root and mode as plain int64 (not literals, not int32): one
+    # compilation of traverse per dtype instead of three.
+    zero = np.int64(0)
     if n_jobs == 0:
         _root_start(tables, sc)
-        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
+        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, zero, zero, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
         return
     if phase == WHOLE or phase == TOP:
         _root_start(tables, sc)
-        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, COLLECT, src, use_fixed, out)
+        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, zero, zero, p, t, weight, pos_d, neg_d, np.int64(COLLECT), src, use_fixed, out)
     if phase == WHOLE or phase == JOBS:
         if phase == WHOLE:
             lo, hi, tid = 0, n_jobs, 0
@@ -391,7 +394,7 @@ def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p
             cuts.job_done[j] = run_it
             if run_it:
                 _deal(tree, rm, k, cuts.reach[cuts.job_cut[j]], sc.start[tid])
-                traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, tid, tree.child_list[k], p, t,
+                traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, tid, np.int64(tree.child_list[k]), p, t,
                          weight, pos_d, neg_d, mode, src, use_fixed, cuts.job_value[j])  # fmt: skip
     if phase == WHOLE or phase == FINISH:
         for c in range(cuts.node.shape[0]):
@@ -403,7 +406,7 @@ def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p
                 w = _chance_weight(tree, rm, cuts.node[c], sched.sample_chance)
                 _add_outcome(tree, rm, sym, cuts.job_edge[j], w, cuts.job_value[j], cuts.value[c])
         _root_start(tables, sc)  # thread 0 started jobs from it
-        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, 0, 0, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
+        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, zero, zero, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
 
 
 @njit(cache=True)
