@@ -51,10 +51,10 @@ def test_incomplete_generation_is_ignored_and_cleaned(tmp_path):
 
 def test_cli_resume_continues_the_iteration_count(tmp_path):
     out = str(tmp_path / "leduc")
-    solve_cli("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "50000", "--out", out, "--json")
-    proc = solve_cli("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "50000", "--out", out, "--resume", "--json")
+    solve_cli("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "5000", "--out", out, "--json")
+    proc = solve_cli("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "5000", "--out", out, "--resume", "--json")
     result = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert result["iterations"] == 100_000 and result["iterations_this_run"] == 50_000
+    assert result["iterations"] == 10_000 and result["iterations_this_run"] == 5_000
     assert {"nash_conv", "exploitability", "game_value", "seconds", "store"} <= set(result)
 
 
