@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from gamesolve.cli import cli
-from gamesolve.evaluate.aivat import HandLog
+from gamesolve.evaluate.aivat import HandLog, estimator_for
 from gamesolve.evaluate.match import make_agents, play_match
 from gamesolve.plugins import make_plugin_manager
 from gamesolve_nlth import plugin as nlth_plugin
@@ -252,6 +252,31 @@ def test_aivat_agrees_with_the_raw_estimate_against_an_unknown_agent(hu_blueprin
     raw, a = result.agents[0], result.agents[0].aivat
     assert abs(raw.win_rate - a["win_rate"]) < 2 * math.hypot(raw.stderr, a["stderr"])
     assert result.agents[1].aivat is None  # tag does not expose its strategy
+
+
+def test_match_aivat_values_walk_against_a_model_of_the_opponent():
+    report = last_json(run("match", "--game", "nlth", "--agents", "call,tag:samples=20", "--hands", "4", "--seed", "2",
+                           "--aivat-values", "cross-walk", "--json"))  # fmt: skip
+    values = report["agents"][0]["aivat"]["values"]
+    assert values.startswith("cross-walk:") and "across the cards of streets [3]" in values
+    assert report["agents"][1]["aivat"] is None  # tag's exposure is a model, not its strategy
+
+
+def test_the_aivat_estimator_walks_against_the_opponent_it_is_given(nlth_host):
+    game = NLTHGame(2)
+    (call, tag), _ = make_agents(nlth_host.agents, game, ["call", "tag"], 0)
+    estimator = estimator_for(game, call, nlth_host.pm, [tag], "turn-walk")
+    assert estimator.opponent is tag and estimator.walk == {2, 3} and not estimator.cross
+    assert estimator_for(game, call, nlth_host.pm, [tag]).walk == frozenset()  # the default: stakes, no walk
+
+
+@pytest.mark.parametrize(("agents", "values", "message"), [
+    ("call,tag", "nope", "choose among check-down, stakes"),
+    ("call,tag,tag", "river-walk", "heads-up opponent"),
+])  # fmt: skip
+def test_match_refuses_aivat_values_it_cannot_use(agents, values, message):
+    result = run("match", "--game", "nlth", "--agents", agents, "--hands", "2", "--aivat-values", values)
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
 
 
 def test_an_aivat_hand_averages_the_final_payoff_over_the_agents_range():
