@@ -118,7 +118,7 @@ class HoleCardAIVAT:
         if not self.cross <= self.walk & {2, 3}:
             raise ValueError(f"the walk crosses the turn or the river card of a walked street (streets {sorted(self.walk & {2, 3})}), not {sorted(self.cross)}")
         self.card_samples = int(card_samples)
-        self._crossed: dict = {}  # the walks after every card of a chance node, this hand's
+        self._crossed: dict = {}  # the walks after every card of the hand's chance nodes (cleared per hand)
         self._ranges = range_model(agent)
         self.description = (f"check-down equity x alpha {list(self.alphas)}"
                             + (" + stakes model after the flop" if self.stakes is not None else "")
@@ -204,7 +204,7 @@ class HoleCardAIVAT:
         return lambda flop: self.stakes.surplus(flop, hole, None, 1, behind)
 
     def _flop_surplus_samples(self, state, seat, w, samples: int) -> np.ndarray:
-        """(:meth:`_card_samples`) of the stakes model's surplus after the flop."""
+        """:meth:`_card_samples` of the stakes model's surplus after the flop."""
         return self._card_samples(state, seat, w, samples, self._stakes_surplus(state, seat))
 
     @classmethod
