@@ -18,7 +18,7 @@ from gamesolve.evaluate.match import make_agents, play_match
 from gamesolve.plugins import make_plugin_manager
 from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.agents import CallAgent, FoldAgent, RandomAgent
-from gamesolve_nlth.cards import cards_str
+from gamesolve_nlth.cards import cards_str, parse_cards
 from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
 from gamesolve_nlth.evaluate.equity import equity_vector, turn_equities
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible, preflop_classes
@@ -224,6 +224,28 @@ def test_the_blueprint_exposes_the_distribution_it_plays(hu_blueprint, nlth_host
     assert {a: p for a, p in zip(actions, probs[0]) if p > 0} == pytest.approx(exposed)
 
 
+def test_the_blueprints_range_is_each_pairs_own_strategy_after_the_flop(hu_blueprint, nlth_host):
+    """The range question (buckets of every pair per board, a node's strategy read for many
+    buckets at once, the node kept per betting history) agrees with the strategy the agent
+    plays holding each pair."""
+    game = NLTHGame(2)
+    (agent,), _ = make_agents(nlth_host.agents, game, [f"blueprint:store={hu_blueprint}"], 0)
+
+    def flop(cards, board="7c8c2d"):
+        return game.new_initial_state(cards=f"{cards} QhJh {board}", button=1).apply("cc").apply("cc")  # the big blind acts
+
+    holes = HOLES[possible(parse_cards("QhJh7c8c2d"))][::37]
+    state = flop("AsKd")
+    for ask in (agent.range_probabilities, agent.model_range_probabilities, agent.model_range_probabilities):  # the last one cached
+        actions, probs = ask(state, 0, holes)
+        for row, (a, b) in zip(probs, holes):
+            played = {x: p for x, p in agent.strategy(flop(cards_str([int(a), int(b)])), 0) if p > 0}
+            merged = {x: p for x, p in zip(actions, row) if p > 0}
+            assert merged == pytest.approx(played)
+    other = agent.model_range_probabilities(flop("AsKd", "9h9d4s"), 0, holes[:3])  # the same betting, another board
+    assert other[1].shape == (3, len(other[0]))
+
+
 # ---- AIVAT -----------------------------------------------------------------------------------------
 def aivat_match(host, agents, hands, seed, workers=1):
     game = NLTHGame(2)
@@ -255,7 +277,7 @@ def test_aivat_agrees_with_the_raw_estimate_against_an_unknown_agent(hu_blueprin
 
 
 def test_match_aivat_values_walk_against_a_model_of_the_opponent():
-    report = last_json(run("match", "--game", "nlth", "--agents", "call,tag:samples=20", "--hands", "4", "--seed", "2",
+    report = last_json(run("match", "--game", "nlth", "--agents", "call,tag:samples=20", "--hands", "2", "--seed", "2",
                            "--aivat-values", "cross-walk", "--json"))  # fmt: skip
     values = report["agents"][0]["aivat"]["values"]
     assert values.startswith("cross-walk:") and "across the cards of streets [3]" in values
