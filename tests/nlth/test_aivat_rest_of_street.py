@@ -14,7 +14,7 @@ from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.agents import CallAgent, FoldAgent, RandomAgent, TagAgent
 from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT, _unseen_cards, showdown_payoffs
 from gamesolve_nlth.evaluate.hands import HOLES, possible
-from gamesolve_nlth.evaluate.rest_of_street import rest_of_street, rest_of_street_after_cards, with_cards
+from gamesolve_nlth.evaluate.rest_of_street import opponent_model, rest_of_street, rest_of_street_after_cards, with_cards
 from gamesolve_nlth.evaluate.stakes import StakesTable, table_shape
 from gamesolve_nlth.state import CHECK_CALL, NLTHGame, raise_action
 
@@ -202,3 +202,19 @@ def test_a_turn_card_correction_across_the_river_has_mean_zero(monkeypatch):
     mean = sum((w * possible([c])).sum() / ((len(cards) - 2) * w.sum()) * t for c, t in zip(cards, terms))
     assert np.std(terms) > 10
     assert mean == pytest.approx(0.0, abs=1e-9)
+
+
+def test_the_opponents_model_is_a_function_of_the_history(hu_blueprint):
+    """``tag`` and the baselines model themselves (their exposed strategies read no random
+    numbers); a blueprint opponent is modelled with every off-tree bet translated
+    deterministically."""
+    game = NLTHGame(2)
+    host = make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
+    (blueprint, tag), _ = make_agents(host.agents, game, [f"blueprint:store={hu_blueprint}", "tag"], 0)
+    assert opponent_model(tag) is tag
+    state = game.new_initial_state(cards="7s2d QhJh", button=1)
+    state.apply(("cbr", 500))  # an off-tree open: the big blind (seat 0) answers
+    actions, probs = blueprint.model_range_probabilities(state, 0, np.asarray([state.hole_cards(0)], dtype=np.int64))
+    expected = {a: p for a, p in zip(actions, probs[0]) if p > 0}
+    assert opponent_model(blueprint).action_probabilities(state, 0) == pytest.approx(expected)
+    assert opponent_model(object()) is None
