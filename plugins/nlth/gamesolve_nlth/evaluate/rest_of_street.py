@@ -12,14 +12,17 @@ street, with
   its exposed model (``strategy_is_exact = False``: its Monte Carlo equities are seeded by the
   public state, so the model is a deterministic function of the history, fixed before the
   match);
-* where the street's betting ends, ``leaf``: a vector of values the caller gives (at the end
-  of the hand every world's payoff, its showdown against the opponent's actual cards with
-  card removal, or the fold; before the next street's cards the check-down value with the
-  stakes model, say).
+* where the street's betting ends: at the end of the hand every world's payoff (the fold,
+  or its showdown against the opponent's actual cards: lose, tie or win, card removal
+  included); before the next street's cards ``leaf``, a vector of values the caller gives
+  (the check-down value with the stakes model, or the next street's walk averaged over its
+  card, say).
 
 The result is ``v[k]``, the expected payoff of world ``k`` if the rest of the street is played
 so. AIVAT stays unbiased with any such fixed ``v``; the closer the model is to the opponent's
-play, the less the opponent's uncorrected decisions move the value.
+play, the less the opponent's uncorrected decisions move the value. The betting of a street
+is the same whatever its card, so :func:`rest_of_street_after_cards` walks it once for every
+card at once (values ``[cards, 1326]``).
 """
 
 from __future__ import annotations
