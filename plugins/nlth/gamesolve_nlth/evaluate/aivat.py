@@ -31,7 +31,11 @@ on the streets of ``walk`` is instead the value of the rest of the street
 model, walked to the end of the street, where the check-down value with the stakes model
 takes over. The opponent's bets and raises it foresees no longer move the value; a card's
 correction walks the street after every turn or river card, and after sampled flops (the
-walk's excess over the check-down value, drawn as for the stakes model).
+walk's excess over the check-down value, drawn as for the stakes model). Across the river
+card (``cross``), the turn's walk ends in every world's mean of the river's walk over the
+river cards; the turn card's expectation is then the exact one of the walk that stops there
+plus the crossing walk's excess over it, sampled over turn cards. ``VALUE_FUNCTIONS`` names
+the choices ``gamesolve match --aivat-values`` offers.
 
 Corrections are computed where the pot is heads-up (the agent and one opponent still in the
 hand): the opponent's hand then decides the showdown alone. Where three or more players
