@@ -590,7 +590,7 @@ def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, 
 @click.option("--aivat", is_flag=True, help="Also report AIVAT-corrected win rates of agents that expose their strategy (docs/evaluation.md).")
 @click.option("--aivat-values", "aivat_values", default=None, metavar="NAME",
               help="AIVAT's value function where the game offers several (implies --aivat; hold'em: check-down, stakes "
-                   "(default), river-walk, turn-walk, flop-walk, cross-walk: slower, less variance; docs/evaluation.md).")
+                   "(default), river-walk, turn-walk, turn-cross-walk, flop-walk, cross-walk: slower, less variance; docs/evaluation.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
 def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, force, workers, ray_address, aivat, aivat_values, as_json):
