@@ -1,15 +1,15 @@
 """Hold'em AIVAT's value functions side by side on the same hands: raw winnings, check-down
 values alone, check-down values plus the stakes model (``stakes``), and the rest of the street
 walked with the blueprint's range strategy against ``tag``'s exposed model on the river
-(``river-walk``), the turn and the river (``turn-walk``), or every street after the flop
-(``flop-walk``); docs/evaluation.md, AIVAT.
+(``river-walk``), the turn and the river (``turn-walk``), every street after the flop
+(``flop-walk``), and the same across the river card (``cross-walk``); docs/evaluation.md, AIVAT.
 
     python benchmarks/aivat_values.py --blueprint PATH --hands 5000 --seed 1 --workers 2 [--values stakes,flop-walk]
 
 Plays the deals of ``gamesolve match --game nlth -p players=2 --agents
-blueprint:store=PATH,tag --hands N --seed S`` (the same deals, seats and agent seeds, so the
-raw figure and the stakes figure equal that command's with ``--aivat``) once per value
-function, and prints per-deal variances, standard errors and their ratios to the raw ones.
+blueprint:store=PATH,tag --hands N --seed S --aivat-values NAME`` (the same deals, seats,
+agent seeds and estimators, so each row equals that command's AIVAT row) once per value
+function, and prints per-deal standard errors and their ratios to the raw one.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import time
 
 from gamesolve.evaluate.match import _play_in_workers, _Table, deals_for, make_agents, win_rate
 from gamesolve.plugins import make_plugin_manager
-from gamesolve_nlth.agents import TagAgent
-from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
+from gamesolve.progress import BarProgress
+from gamesolve_nlth.evaluate.aivat import VALUE_FUNCTIONS, make_estimator
 from gamesolve_nlth.state import NLTHGame
 
 
@@ -30,7 +30,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--values", default="check-down,stakes,river-walk,turn-walk,flop-walk", help="which value functions (comma-separated)")
+    parser.add_argument("--values", default=",".join(VALUE_FUNCTIONS), help="which value functions (comma-separated)")
     args = parser.parse_args()
     wanted = args.values.split(",")
     host = make_plugin_manager()
@@ -40,23 +40,23 @@ def main() -> None:
     print("| value function | hands | mbb/g ± SE | SE ratio | variance reduction | seconds |")
     print("|---|---:|---:|---:|---:|---:|")
     raw = None
-    model = TagAgent(game)  # tag's exposed model, a fresh instance: never the playing agent's state
-    choices = {
-        "check-down": dict(stakes=None),
-        "stakes": dict(),
-        "river-walk": dict(opponent=model, walk=(3,)),
-        "turn-walk": dict(opponent=model, walk=(2, 3)),
-        "flop-walk": dict(opponent=model, walk=(1, 2, 3)),
-    }
-    unknown = set(wanted) - set(choices)
+    unknown = set(wanted) - set(VALUE_FUNCTIONS)
     if unknown:
-        parser.error(f"unknown value functions {sorted(unknown)}; choose among {list(choices)}")
-    for label, options in choices.items():
+        parser.error(f"unknown value functions {sorted(unknown)}; choose among {list(VALUE_FUNCTIONS)}")
+    for label in VALUE_FUNCTIONS:
         if label not in wanted:
             continue
         started = time.perf_counter()
-        table = _Table(game, list(agents), names, args.seed, False, [HoleCardAIVAT(game, agents[0], **options), None])
-        played = _play_in_workers(table, n_deals, args.workers, None) if args.workers > 1 else [table.play_deals(0, n_deals)]
+        table = _Table(game, list(agents), names, args.seed, False, [make_estimator(game, agents[0], [agents[1]], label), None])
+        with BarProgress() as progress:
+            progress.start(n_deals * 2, "hands", label)
+            if args.workers > 1:
+                played = _play_in_workers(table, n_deals, args.workers, progress)
+            else:
+                played = []
+                for deal in range(n_deals):
+                    played.append(table.play_deals(deal, deal + 1))
+                    progress.advance(2)
         seconds = time.perf_counter() - started
         if raw is None:
             raw = win_rate([row[0] * 10 for part in played for row in part[0]])  # mbb/g: chips x 1000 / big blind 100

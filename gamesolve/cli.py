@@ -588,9 +588,12 @@ def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, 
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS|local]",
               help="Play the deals on a Ray cluster's workers (docs/distributed.md); the same result.")
 @click.option("--aivat", is_flag=True, help="Also report AIVAT-corrected win rates of agents that expose their strategy (docs/evaluation.md).")
+@click.option("--aivat-values", "aivat_values", default=None, metavar="NAME",
+              help="AIVAT's value function where the game offers several (implies --aivat; hold'em: check-down, stakes "
+                   "(default), river-walk, turn-walk, turn-cross-walk, flop-walk, cross-walk: slower, less variance; docs/evaluation.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, force, workers, ray_address, aivat, as_json):
+def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, force, workers, ray_address, aivat, aivat_values, as_json):
     """Play agents against each other with duplicate dealing and report win rates (mbb/game for poker)."""
     from gamesolve.evaluate.aivat import AivatError
     from gamesolve.evaluate.match import MatchError, make_agents, play_match
@@ -603,6 +606,7 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, for
     elif workers is not None and workers > 64:
         raise InputError("--workers above 64 needs --ray (a cluster's workers)")
     workers = workers or (2 if ray_address is not None else 1)
+    aivat = aivat or aivat_values is not None
     texts = [t.strip() for t in agent_list.split(",")]
     if not all(texts):
         raise InputError(f"--agents expects a comma-separated list of agent names, got {agent_list!r}")
@@ -626,10 +630,10 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, for
             from gamesolve.evaluate.match_ray import TableSpec
 
             spec = TableSpec(game.name, {k: str(v) for k, v in game.params.items()}, tuple(texts), seed,
-                             keep_hands=hh_path is not None, aivat=aivat, plugins_dirs=_plugin_dirs(ctx))  # fmt: skip
+                             keep_hands=hh_path is not None, aivat=aivat, aivat_values=aivat_values, plugins_dirs=_plugin_dirs(ctx))  # fmt: skip
         with BarProgress(quiet=as_json) as progress:
             result = play_match(game, agents, hands, seed=seed, names=names, progress=progress, keep_hands=hh_path is not None,
-                                workers=workers, aivat=aivat, plugins=host.pm, ray=ray_address, spec=spec)  # fmt: skip
+                                workers=workers, aivat=aivat, aivat_values=aivat_values, plugins=host.pm, ray=ray_address, spec=spec)  # fmt: skip
     except (RegistryError, MatchError, UserError, AivatError) as exc:
         raise InputError(one_line(exc)) from None
     report = result.as_dict()

@@ -135,12 +135,17 @@ def gamesolve_strategy_chart(path):
 
 
 @hookspec(firstresult=True)
-def gamesolve_aivat_estimator(game, agent):
+def gamesolve_aivat_estimator(game, agent, opponents, values):
     """An AIVAT estimator for ``agent`` in ``game`` faster than the core's enumeration of
     worlds through the state API (``gamesolve match --aivat``; docs/evaluation.md).
 
     :param game: the :class:`gamesolve.game.Game` of the match.
     :param agent: one of the match's agents.
+    :param opponents: the match's other agents, in match order (a value function may use a
+        model of their play, fixed before the match: it keeps the estimate unbiased).
+    :param values: the name of the value function asked for (``--aivat-values``), or None
+        for the plugin's default; a name the plugin does not offer raises
+        :class:`gamesolve.evaluate.aivat.AivatError` (one line, with the names offered).
     :return: an object with ``estimate(log, seat) -> float`` (``log`` a
         :class:`gamesolve.evaluate.aivat.HandLog`: the hand's transitions and final state;
         the estimate in the game's units), or ``None`` to leave the agent to the core (which

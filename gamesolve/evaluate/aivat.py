@@ -221,17 +221,19 @@ class WorldAIVAT:
         return _World(child, w.weight, cur, self.values.value(cur, child, seat), w.path + ((w.state, int(action)),))
 
 
-def estimator_for(game: Game, agent, plugins=None) -> Estimator | None:
+def estimator_for(game: Game, agent, plugins=None, opponents: Sequence = (), values: str | None = None) -> Estimator | None:
     """The AIVAT estimator for ``agent`` in ``game``, or None if it does not expose its strategy.
 
-    A plugin's ``gamesolve_aivat_estimator`` hook answers first (hold'em); otherwise an agent
+    A plugin's ``gamesolve_aivat_estimator`` hook answers first (hold'em), given the match's
+    other agents (``opponents``) and the name of the value function asked for (``values``;
+    None: the plugin's default); otherwise an agent
     that exposes its strategy (itself, or through :mod:`gamesolve.evaluate.exposure` for the
     core's policy and search agents) and names a ``reference_policy`` (a tabular policy: the
     policy agent's own, the search agent's blueprint) is evaluated by :class:`WorldAIVAT` with
     the exact values of that policy in self-play on the game's explicit tree.
     """
     if plugins is not None:
-        found = plugins.hook.gamesolve_aivat_estimator(game=game, agent=agent)
+        found = plugins.hook.gamesolve_aivat_estimator(game=game, agent=agent, opponents=list(opponents), values=values)
         if found is not None:
             return found
     from gamesolve.evaluate.exposure import exposure_of
@@ -241,9 +243,16 @@ def estimator_for(game: Game, agent, plugins=None) -> Estimator | None:
         return None
     if not getattr(exposure, "strategy_is_exact", True):
         return None
+    if values is not None:
+        raise AivatError(f"no value function {values!r} for {game.name}: its AIVAT uses the exact values of the agent's reference policy")
     tree = _tree(game, plugins)
     values = TreeValues(tree, profile_slots(tree, exposure.reference_policy))
     return WorldAIVAT(game, exposure, values, "exact values of the agent's reference policy in self-play")
+
+
+def aivat_estimators(game: Game, agents: Sequence, plugins=None, values: str | None = None) -> list[Estimator | None]:
+    """:func:`estimator_for` each of a match's agents (agent ``i``'s opponents: the others)."""
+    return [estimator_for(game, agent, plugins, [a for j, a in enumerate(agents) if j != i], values) for i, agent in enumerate(agents)]
 
 
 _TREES: dict[tuple, ExplicitTree] = {}

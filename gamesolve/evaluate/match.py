@@ -258,6 +258,7 @@ def play_match(
     keep_hands: bool = False,
     workers: int = 1,
     aivat: bool = False,
+    aivat_values: str | None = None,
     plugins=None,
     ray: str | None = None,
     spec=None,
@@ -276,7 +277,8 @@ def play_match(
         (:class:`gamesolve.evaluate.match_ray.TableSpec`); the same result again.
     :param aivat: also report AIVAT-corrected win rates for the agents that expose their
         strategy (:mod:`gamesolve.evaluate.aivat`); ``plugins`` (the plugin manager) lets a
-        game's plugin supply a faster estimator.
+        game's plugin supply a faster estimator; ``aivat_values`` names the value function
+        when the plugin offers several (None: its default).
     """
     p = game.num_players
     if len(agents) != p:
@@ -293,9 +295,9 @@ def play_match(
     started = time.perf_counter()
     estimators = None
     if aivat:
-        from gamesolve.evaluate.aivat import estimator_for
+        from gamesolve.evaluate.aivat import aivat_estimators
 
-        estimators = [estimator_for(game, agent, plugins) for agent in agents]
+        estimators = aivat_estimators(game, agents, plugins, aivat_values)
         if not any(estimators):
             raise MatchError("--aivat: no agent of this match exposes its strategy (policy, search, blueprint agents do)")
     table = _Table(game, list(agents), names, seed, keep_hands, estimators)

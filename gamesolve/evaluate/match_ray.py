@@ -21,6 +21,7 @@ class TableSpec:
     seed: int
     keep_hands: bool = False
     aivat: bool = False
+    aivat_values: str | None = None
     plugins_dirs: tuple[str, ...] = ()
 
 
@@ -33,9 +34,9 @@ def build_table(spec: TableSpec):
     agents, names = make_agents(host.agents, game, spec.agents, spec.seed, plugins=host.pm)
     estimators = None
     if spec.aivat:
-        from gamesolve.evaluate.aivat import estimator_for
+        from gamesolve.evaluate.aivat import aivat_estimators
 
-        estimators = [estimator_for(game, agent, host.pm) for agent in agents]
+        estimators = aivat_estimators(game, agents, host.pm, spec.aivat_values)
     return _Table(game, list(agents), names, spec.seed, spec.keep_hands, estimators)
 
 

@@ -121,6 +121,17 @@ class StrategyStore:
         total = values.sum()
         return values / total if total > 0 else np.full(n_act, 1.0 / n_act)
 
+    def probabilities_of(self, node: int, privates: np.ndarray) -> np.ndarray:
+        """:meth:`probabilities` of many private states at once: float64[len(privates), actions]."""
+        privates = np.asarray(privates, dtype=np.int64)
+        n_act = int(self.child_start[node + 1] - self.child_start[node])
+        off = int(self.node_offset[self.row_owner[node]])
+        if off < 0:
+            return np.full((len(privates), n_act), 1.0 / n_act)
+        values = self._strategy.take(off + privates[:, None] * n_act + np.arange(n_act)).astype(np.float64)
+        total = values.sum(axis=1, keepdims=True)
+        return np.where(total > 0, values / np.where(total > 0, total, 1.0), 1.0 / n_act)
+
     def continuation(self, k: int, node: int, private: int) -> int:
         """The action index continuation strategy ``k`` takes at (node, private state)."""
         start = int(self.infoset_start[self.row_owner[node]])

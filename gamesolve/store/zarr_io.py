@@ -211,3 +211,18 @@ class ChunkedReader:
 
     def __getitem__(self, i: int):
         return self._read(i // self.chunk)[i % self.chunk]
+
+    def take(self, indices: np.ndarray) -> np.ndarray:
+        """``self[i]`` for every ``i`` of ``indices`` (int64, any shape): one cached chunk read
+        per chunk touched."""
+        indices = np.asarray(indices, dtype=np.int64)
+        flat = indices.reshape(-1)
+        out = None
+        chunks = flat // self.chunk
+        for c in np.unique(chunks):
+            sel = chunks == c
+            part = self._read(int(c))[flat[sel] - int(c) * self.chunk]
+            if out is None:
+                out = np.empty(len(flat), dtype=part.dtype)
+            out[sel] = part
+        return (out if out is not None else np.empty(0, dtype=np.int64)).reshape(indices.shape)

@@ -9,7 +9,7 @@ import pytest
 
 import gamesolve_kuhn.plugin
 import gamesolve_leduc.plugin
-from gamesolve.evaluate.aivat import AivatError, HandLog, TreeValues, WorldAIVAT, profile_slots
+from gamesolve.evaluate.aivat import AivatError, HandLog, TreeValues, WorldAIVAT, estimator_for, profile_slots
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.evaluate.exposure import exposure_of
 from gamesolve.evaluate.match import play_match
@@ -171,6 +171,12 @@ def test_an_exposed_strategy_that_contradicts_play_is_reported(kuhn2_tree):
     log = HandLog(((game.new_initial_state(), 0), (game.new_initial_state().child(0), 1), (state, 1)), state.child(1).child(1))
     with pytest.raises(AivatError, match="probability 0"):
         WorldAIVAT(game, liar, TreeValues(tree, always_pass)).estimate(log, 0)
+
+
+def test_the_core_estimator_offers_no_choice_of_value_function(leduc2_tree, leduc_host):
+    agent = PolicyPlayer(TabularPolicy.from_slots(leduc2_tree, leduc2_tree.uniform_policy()))
+    with pytest.raises(AivatError, match="no value function 'stakes' for leduc"):
+        estimator_for(LeducGame(2), agent, leduc_host.pm, values="stakes")
 
 
 def test_match_reports_aivat_beside_the_raw_win_rate(leduc2_tree, leduc_host):

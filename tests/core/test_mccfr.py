@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gamesolve.evaluate.best_response import TreeEvaluator
-from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
+from gamesolve.game.factored import DECISION, SMALL_GAME_MCCFR_DEFAULTS
 from gamesolve.solve import mccfr_kernels as K
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
@@ -297,3 +297,15 @@ def test_table_terminals_read_deal_major_give_the_forms_payoffs():
     for node, d in zip(rng.choice(nodes, 200), rng.integers(0, deals.count, 200)):
         for p in range(2):
             assert terminal_value(term, node, p, deals.strength, index, d) == form.table[form.term_row[node], d, p]
+
+
+def test_the_strategy_store_reads_many_private_states_at_once(leduc2_poker, tmp_path):
+    from gamesolve.store.strategy_store import StrategyStore, write_strategy
+
+    trainer = trained(leduc2_poker, 1_000)
+    write_strategy(tmp_path / "blueprint", leduc2_poker, trainer.average_rows(), trainer.node_offset)
+    store = StrategyStore(tmp_path / "blueprint")
+    for node in np.flatnonzero(store.node_kind == DECISION)[:50]:
+        privates = np.arange(int(store.num_private[store.node_round[node]]))[::-1]
+        expected = np.array([store.probabilities(int(node), int(k)) for k in privates])
+        assert np.array_equal(store.probabilities_of(int(node), privates), expected)

@@ -12,9 +12,9 @@ from gamesolve.evaluate.match import make_agents
 from gamesolve.plugins import make_plugin_manager
 from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.agents import CallAgent, FoldAgent, RandomAgent, TagAgent
-from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT, showdown_payoffs
+from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT, _unseen_cards, showdown_payoffs
 from gamesolve_nlth.evaluate.hands import HOLES, possible
-from gamesolve_nlth.evaluate.rest_of_street import with_cards
+from gamesolve_nlth.evaluate.rest_of_street import opponent_model, rest_of_street, rest_of_street_after_cards, with_cards
 from gamesolve_nlth.evaluate.stakes import StakesTable, table_shape
 from gamesolve_nlth.state import CHECK_CALL, NLTHGame, raise_action
 
@@ -122,3 +122,99 @@ def test_the_blueprints_model_strategy_ignores_this_hands_random_translations(hu
     assert differed
     actions, probs = agent.model_range_probabilities(state, 0, holes)
     assert actions == deterministic[0] and np.array_equal(probs, deterministic[1])
+
+
+def before_the_river(game):
+    state = game.new_initial_state(cards="AsKd QhJh 7c8c2d9s")
+    state.apply(("cbr", 300)).apply("cc").apply(("cbr", 400)).apply("cc").apply("cc").apply("cc")  # 9,300 behind
+    assert state.is_chance_node()
+    return state
+
+
+def crossing_estimator(game, **options):
+    table = StakesTable(np.random.default_rng(1).normal(0, 0.3, int(np.prod(table_shape()))))
+    return HoleCardAIVAT(game, NoisyRange(), preflop=None, stakes=table, opponent=TagAgent(game, samples=20),
+                         walk=(2, 3), cross=(3,), **options)  # fmt: skip
+
+
+def test_one_walk_over_every_card_equals_the_walk_after_each_card():
+    game = NLTHGame(2)
+    state = before_the_river(game)
+    estimator = crossing_estimator(game)
+    cards = [0, 5, 13, 51, state.hole_cards(0)[0]]  # the last one is the agent's own ace
+    walks = rest_of_street_after_cards(state, 0, cards, estimator._ranges, estimator.opponent, lambda s: estimator._value_vector(s, 0))
+    for row, c in zip(walks, cards):
+        one = rest_of_street(with_cards(state, [c], 0), 0, estimator._ranges, estimator.opponent, lambda s: estimator._value_vector(s, 0))
+        assert row == pytest.approx(one, abs=1e-9, nan_ok=True)
+    assert np.isnan(walks[-1][HOLES[:, 0] == state.hole_cards(0)[0]]).all()  # worlds holding the card dealt
+
+
+def test_a_crossed_card_is_a_martingale_of_the_walk():
+    """Crossing the river, ``v`` before it is every world's mean of the river's walk over the
+    cards it does not hold: the expectation of the river card's value (card removal by the
+    agent's weighted range) is the value before it, so its correction has mean zero and no
+    jump is left uncorrected at the card."""
+    game = NLTHGame(2)
+    state = before_the_river(game)
+    estimator = crossing_estimator(game)
+    w = possible(state.hole_cards(1) + state.board) * np.random.default_rng(2).random(1326)
+    before = estimator._value(state, 0, w)
+    assert before == pytest.approx(estimator._expected_over_cards(estimator._walked_cards(state, 0), w), abs=1e-9)
+    check_down = HoleCardAIVAT(game, NoisyRange(), preflop=None, stakes=None)._value(state, 0, w)
+    assert abs(before - check_down) > 10  # the walk is not the check-down value
+
+
+def test_the_sampled_expectation_over_a_card_is_unbiased():
+    """The turn card's expectation samples cards (as the flop's samples flops): ``C`` times
+    the mean of a draw is the exact expectation over every card, card removal included."""
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh 7c8c2d")
+    state.apply("cc").apply("cc").apply("cc").apply("cc")  # before the turn
+    rng = np.random.default_rng(3)
+    table = {c: rng.normal(0, 100, 1326) for c in range(52)}
+    w = possible(state.hole_cards(1) + state.board) * rng.random(1326)
+    exact = HoleCardAIVAT._expected_over_cards({c: table[c] for c in _unseen_cards(state, 0, state.board)}, w)
+    draws = HoleCardAIVAT._card_samples(state, 0, w, 4000, lambda cards: table[cards[0]], 1)
+    d = len(_unseen_cards(state, 0, state.board))
+    estimate, se = d / (d - 2) * draws.mean(), d / (d - 2) * draws.std() / np.sqrt(len(draws))
+    assert abs(estimate - exact) < 4 * se
+    assert HoleCardAIVAT._sampled_expectation(state, 0, w, 4000, lambda cards: table[cards[0]], 1) == pytest.approx(estimate)
+
+
+@pytest.mark.slow  # about 20 s: every turn card's walk across every river card
+def test_a_turn_card_correction_across_the_river_has_mean_zero(monkeypatch):
+    """The turn card's correction when the turn's walk crosses the river: its expectation is
+    the exact one of the walk that stops at the river plus the sampled excess. With the exact
+    sum over every card in place of the samples, the correction averages to 0 (1e-9) over
+    every turn card weighted by its probability."""
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh 7c8c2d")
+    state.apply(("cbr", 300)).apply("cc").apply(("cbr", 400)).apply("cc")  # before the turn, 9,300 behind
+    estimator = crossing_estimator(game)
+
+    def exact(state, seat, w, samples, surplus, count):
+        return HoleCardAIVAT._expected_over_cards({c: surplus([c]) for c in _unseen_cards(state, seat, state.board)}, w)
+
+    monkeypatch.setattr(estimator, "_sampled_expectation", exact)
+    w = possible(state.hole_cards(1) + state.board) * np.random.default_rng(2).random(1326)
+    cards = _unseen_cards(state, 0, state.board)
+    terms = [estimator._walked_card_term(state, 0, w, c) for c in cards]
+    mean = sum((w * possible([c])).sum() / ((len(cards) - 2) * w.sum()) * t for c, t in zip(cards, terms))
+    assert np.std(terms) > 10
+    assert mean == pytest.approx(0.0, abs=1e-9)
+
+
+def test_the_opponents_model_is_a_function_of_the_history(hu_blueprint):
+    """``tag`` and the baselines model themselves (their exposed strategies read no random
+    numbers); a blueprint opponent is modelled with every off-tree bet translated
+    deterministically."""
+    game = NLTHGame(2)
+    host = make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
+    (blueprint, tag), _ = make_agents(host.agents, game, [f"blueprint:store={hu_blueprint}", "tag"], 0)
+    assert opponent_model(tag) is tag
+    state = game.new_initial_state(cards="7s2d QhJh", button=1)
+    state.apply(("cbr", 500))  # an off-tree open: the big blind (seat 0) answers
+    actions, probs = blueprint.model_range_probabilities(state, 0, np.asarray([state.hole_cards(0)], dtype=np.int64))
+    expected = {a: p for a, p in zip(actions, probs[0]) if p > 0}
+    assert opponent_model(blueprint).action_probabilities(state, 0) == pytest.approx(expected)
+    assert opponent_model(object()) is None

@@ -13,12 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from gamesolve.cli import cli
-from gamesolve.evaluate.aivat import HandLog
+from gamesolve.evaluate.aivat import HandLog, estimator_for
 from gamesolve.evaluate.match import make_agents, play_match
 from gamesolve.plugins import make_plugin_manager
 from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.agents import CallAgent, FoldAgent, RandomAgent
-from gamesolve_nlth.cards import cards_str
+from gamesolve_nlth.cards import cards_str, parse_cards
 from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
 from gamesolve_nlth.evaluate.equity import equity_vector, turn_equities
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible, preflop_classes
@@ -224,6 +224,28 @@ def test_the_blueprint_exposes_the_distribution_it_plays(hu_blueprint, nlth_host
     assert {a: p for a, p in zip(actions, probs[0]) if p > 0} == pytest.approx(exposed)
 
 
+def test_the_blueprints_range_is_each_pairs_own_strategy_after_the_flop(hu_blueprint, nlth_host):
+    """The range question (buckets of every pair per board, a node's strategy read for many
+    buckets at once, the node kept per betting history) agrees with the strategy the agent
+    plays holding each pair."""
+    game = NLTHGame(2)
+    (agent,), _ = make_agents(nlth_host.agents, game, [f"blueprint:store={hu_blueprint}"], 0)
+
+    def flop(cards, board="7c8c2d"):
+        return game.new_initial_state(cards=f"{cards} QhJh {board}", button=1).apply("cc").apply("cc")  # the big blind acts
+
+    holes = HOLES[possible(parse_cards("QhJh7c8c2d"))][::37]
+    state = flop("AsKd")
+    for ask in (agent.range_probabilities, agent.model_range_probabilities, agent.model_range_probabilities):  # the last one cached
+        actions, probs = ask(state, 0, holes)
+        for row, (a, b) in zip(probs, holes):
+            played = {x: p for x, p in agent.strategy(flop(cards_str([int(a), int(b)])), 0) if p > 0}
+            merged = {x: p for x, p in zip(actions, row) if p > 0}
+            assert merged == pytest.approx(played)
+    other = agent.model_range_probabilities(flop("AsKd", "9h9d4s"), 0, holes[:3])  # the same betting, another board
+    assert other[1].shape == (3, len(other[0]))
+
+
 # ---- AIVAT -----------------------------------------------------------------------------------------
 def aivat_match(host, agents, hands, seed, workers=1):
     game = NLTHGame(2)
@@ -255,6 +277,31 @@ def test_aivat_agrees_with_the_raw_estimate_against_an_unknown_agent_and_is_shar
     assert abs(raw.win_rate - a["win_rate"]) < 2 * math.hypot(raw.stderr, a["stderr"])
     assert a["stderr"] < raw.stderr
     assert result.agents[1].aivat is None  # tag does not expose its strategy
+
+
+def test_match_aivat_values_walk_against_a_model_of_the_opponent():
+    report = last_json(run("match", "--game", "nlth", "--agents", "call,tag:samples=20", "--hands", "2", "--seed", "2",
+                           "--aivat-values", "turn-cross-walk", "--json"))  # fmt: skip (no flop walk: its 64 flops take seconds a hand)
+    values = report["agents"][0]["aivat"]["values"]
+    assert values.startswith("turn-cross-walk:") and "across the cards of streets [3]" in values
+    assert report["agents"][1]["aivat"] is None  # tag's exposure is a model, not its strategy
+
+
+def test_the_aivat_estimator_walks_against_the_opponent_it_is_given(nlth_host):
+    game = NLTHGame(2)
+    (call, tag), _ = make_agents(nlth_host.agents, game, ["call", "tag"], 0)
+    estimator = estimator_for(game, call, nlth_host.pm, [tag], "turn-walk")
+    assert estimator.opponent is tag and estimator.walk == {2, 3} and not estimator.cross
+    assert estimator_for(game, call, nlth_host.pm, [tag]).walk == frozenset()  # the default: stakes, no walk
+
+
+@pytest.mark.parametrize(("agents", "values", "message"), [
+    ("call,tag", "nope", "choose among check-down, stakes"),
+    ("call,tag,tag", "river-walk", "heads-up opponent"),
+])  # fmt: skip
+def test_match_refuses_aivat_values_it_cannot_use(agents, values, message):
+    result = run("match", "--game", "nlth", "--agents", agents, "--hands", "2", "--aivat-values", values)
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
 
 
 def test_an_aivat_hand_averages_the_final_payoff_over_the_agents_range():

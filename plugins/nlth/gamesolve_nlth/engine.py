@@ -388,12 +388,20 @@ def _next_level(s, prev):
 
 @njit(cache=True)
 def _showdown(s):
-    n = s[H_N]
     values = np.full(MAX_PLAYERS, -1, np.int64)
-    for i in range(n):
-        s[PAYOFF + i] = -s[COMMIT + i]
+    for i in range(s[H_N]):
         if s[ACTIVE + i]:
             values[i] = hand_value(s, i)
+    settle_showdown(s, values)
+
+
+@njit(cache=True)
+def settle_showdown(s, values):
+    """Share the pots of a hand at its showdown among the players in the hand by their hand
+    ``values`` (higher wins; -1 for folded seats): the payoffs, and the hand is over."""
+    n = s[H_N]
+    for i in range(n):
+        s[PAYOFF + i] = -s[COMMIT + i]
     # Pots are layered by distinct committed amounts (pokerkit State.pots); a layer's contenders
     # are the players still in the hand who committed at least that much.
     # Pass 1 -- pokerkit mucks/kills every hand that cannot win any pot before pushing chips, so

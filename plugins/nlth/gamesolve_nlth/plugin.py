@@ -196,16 +196,17 @@ def gamesolve_strategy_chart(path):
 
 
 @hookimpl
-def gamesolve_aivat_estimator(game, agent):
+def gamesolve_aivat_estimator(game, agent, opponents, values):
     """AIVAT over the 1,326 hole-card pairs for agents that expose their range (blueprint,
-    random, call, fold)."""
+    random, call, fold), with the value function named ``values`` (``VALUE_FUNCTIONS``; the
+    walks use a model of the heads-up opponent)."""
     from gamesolve_nlth.state import NLTHGame
 
     if not isinstance(game, NLTHGame):
         return None
     from gamesolve_nlth.evaluate.aivat import make_estimator
 
-    return make_estimator(game, agent)
+    return make_estimator(game, agent, opponents, values)
 
 
 @hookimpl

@@ -26,6 +26,7 @@ from gamesolve.store.strategy_store import StrategyStore
 from gamesolve.store.zarr_io import ChunkedReader, StoreError, open_group
 from gamesolve_nlth.abstraction.cache import cache_root
 from gamesolve_nlth.betting.translation import translate
+from gamesolve_nlth.evaluate.hands import HOLES, hole_indices, possible
 from gamesolve_nlth.blueprint.presets import blueprint_preset
 from gamesolve_nlth.isomorphism import HandIndexer
 from gamesolve_nlth.state import FOLD as REAL_FOLD, CHECK_CALL, NLTHGame, NLTHState, action_raise_to, raise_action
@@ -33,6 +34,8 @@ from gamesolve_nlth.state import FOLD as REAL_FOLD, CHECK_CALL, NLTHGame, NLTHSt
 ROUND_TABLES = ("preflop", "flop", "turn", "river")
 TABLE_CHUNK = 1 << 22
 TABLE_CHUNKS_CACHED = 64
+MODEL_DECISIONS_CACHED = 100_000  # model questions' decisions kept (cleared when full)
+BOARDS_CACHED = 2048  # boards whose buckets of every pair stay in memory (10 KB each)
 """Chunks kept per bucket table: 256 MB at most; the whole river table of the presets
 (123 M canonical hands, one byte each) once every chunk has been met."""
 
@@ -54,20 +57,18 @@ class CardBuckets:
         """Buckets of many hole-card pairs (int64[n, 2], none sharing a card with the board)."""
         cards = np.concatenate([holes, np.tile(np.asarray(board[: (0, 3, 4, 5)[street]], dtype=np.int64), (len(holes), 1))], axis=1)
         indices = np.asarray(self.indexers[street].index_batch(cards, 0 if street == 0 else 1), dtype=np.int64)
-        return _lookup(self.tables[street], indices)
+        return self.tables[street].take(indices).astype(np.int64)
 
-
-def _lookup(reader: ChunkedReader, indices: np.ndarray) -> np.ndarray:
-    """``reader[i]`` for many ``i``: one cached chunk read per chunk touched."""
-    read = getattr(reader, "_read", None)
-    if read is None:  # pragma: no cover - another reader implementation
-        return np.fromiter((reader[int(i)] for i in indices), dtype=np.int64, count=len(indices))
-    out = np.empty(len(indices), dtype=np.int64)
-    chunks = indices // reader.chunk
-    for c in np.unique(chunks):
-        sel = chunks == c
-        out[sel] = read(int(c))[indices[sel] - int(c) * reader.chunk]
-    return out
+    @functools.lru_cache(maxsize=BOARDS_CACHED)  # noqa: B019 - one CardBuckets per store, shared
+    def board_buckets(self, street: int, board: tuple[int, ...]) -> np.ndarray:
+        """int64[1326]: the bucket of every hole-card pair with ``board`` (-1 where a pair
+        shares a card with it), kept for the ``BOARDS_CACHED`` boards met last."""
+        board = board[: (0, 3, 4, 5)[street]]
+        ok = possible(board)
+        out = np.full(len(HOLES), -1, dtype=np.int64)
+        out[ok] = self.buckets(street, HOLES[ok], list(board))
+        out.setflags(write=False)
+        return out
 
 
 def open_blueprint(path: str | Path) -> StrategyStore:
@@ -125,6 +126,7 @@ class BlueprintAgent(Agent):
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.translated: dict[int, int] = {}  # this hand's off-tree actions -> chosen tree edge
+        self._model_decisions: dict = {}  # (betting, button, seat) -> _range_decision, for model questions
         self.dummy = list(range(2 * game.num_players + 5))
 
     def new_hand(self, seat: int, hand: int) -> None:
@@ -245,23 +247,39 @@ class BlueprintAgent(Agent):
         return self._range(state, seat, holes, hand_translations=False)
 
     def _range(self, state: NLTHState, seat: int, holes: np.ndarray, hand_translations: bool = True) -> tuple[list[int], np.ndarray]:
+        decision = self._range_decision(state, seat, hand_translations)
+        if decision is None:
+            return [CHECK_CALL], np.ones((len(holes), 1))
+        node, actions, merge = decision
+        buckets = self.cards.board_buckets(state.street, tuple(state.board))[hole_indices(holes)]
+        unique, inverse = np.unique(buckets, return_inverse=True)
+        merged = self.store.probabilities_of(node, unique) @ merge
+        return actions, merged[inverse.reshape(-1)]
+
+    def _range_decision(self, state: NLTHState, seat: int, hand_translations: bool):
+        """The tree node of ``seat``'s decision at ``state``, the real actions its edges play
+        and the edges-to-actions matrix; None where the strategy is to check or call. Kept
+        per betting history when no random translation of this hand is involved (model
+        questions: the same on every board)."""
+        key = (tuple(state.log), state.button, seat) if not hand_translations else None
+        if key is not None and key in self._model_decisions:
+            return self._model_decisions[key]
         located = self._locate(state, draw=False, hand_translations=hand_translations)
         t = self._tree_seat(seat, state.button)
-        if located is None or self.store.node_player[located[0]] != t:
-            return [CHECK_CALL], np.ones((len(holes), 1))
-        node, line = located
-        first = int(self.store.child_start[node])
-        edges = range(first, int(self.store.child_start[node + 1]))
-        real = [self._real_action(state, seat, node, line, k) for k in edges]
-        actions = sorted(set(real))
-        column = np.array([actions.index(a) for a in real])
-        buckets = self.cards.buckets(state.street, holes, state.board)
-        unique, inverse = np.unique(buckets, return_inverse=True)
-        per_bucket = np.array([self.store.probabilities(node, int(b)) for b in unique]).reshape(len(unique), len(real))
-        merged = np.zeros((len(unique), len(actions)))
-        for e, col in enumerate(column):
-            merged[:, col] += per_bucket[:, e]
-        return actions, merged[inverse.reshape(-1)]
+        decision = None
+        if located is not None and self.store.node_player[located[0]] == t:
+            node, line = located
+            edges = range(int(self.store.child_start[node]), int(self.store.child_start[node + 1]))
+            real = [self._real_action(state, seat, node, line, k) for k in edges]
+            actions = sorted(set(real))
+            merge = np.zeros((len(real), len(actions)))
+            merge[np.arange(len(real)), [actions.index(a) for a in real]] = 1.0
+            decision = (node, actions, merge)
+        if key is not None:
+            if len(self._model_decisions) >= MODEL_DECISIONS_CACHED:
+                self._model_decisions.clear()
+            self._model_decisions[key] = decision
+        return decision
 
     def _real_action(self, state: NLTHState, seat: int, node: int, line: _Line, k: int) -> int:
         """The real action for tree edge ``k`` at ``node``."""

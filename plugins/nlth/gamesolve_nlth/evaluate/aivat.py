@@ -31,7 +31,11 @@ on the streets of ``walk`` is instead the value of the rest of the street
 model, walked to the end of the street, where the check-down value with the stakes model
 takes over. The opponent's bets and raises it foresees no longer move the value; a card's
 correction walks the street after every turn or river card, and after sampled flops (the
-walk's excess over the check-down value, drawn as for the stakes model).
+walk's excess over the check-down value, drawn as for the stakes model). Across the river
+card (``cross``), the turn's walk ends in every world's mean of the river's walk over the
+river cards; the turn card's expectation is then the exact one of the walk that stops there
+plus the crossing walk's excess over it, sampled over turn cards. ``VALUE_FUNCTIONS`` names
+the choices ``gamesolve match --aivat-values`` offers.
 
 Corrections are computed where the pot is heads-up (the agent and one opponent still in the
 hand): the opponent's hand then decides the showdown alone. Where three or more players
@@ -49,17 +53,19 @@ from math import comb
 import numpy as np
 from numba import njit
 
+from gamesolve.evaluate.aivat import AivatError
 from gamesolve.game.state import CHANCE
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.evaluate.equity import cached_equity_vector, turn_equities
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible
 from gamesolve_nlth.evaluate.preflop import preflop_table
-from gamesolve_nlth.evaluate.rest_of_street import range_model, rest_of_street, with_cards
+from gamesolve_nlth.evaluate.rest_of_street import opponent_model, range_model, rest_of_street, rest_of_street_after_cards, with_cards
 from gamesolve_nlth.evaluate.stakes import load_table
 from gamesolve_nlth.state import NLTHGame, NLTHState
 
 STREET_OF_BOARD = {0: 0, 3: 1, 4: 2, 5: 3}
 FLOP_SAMPLES = 64  # flops drawn for the expectation of the stakes surplus after the flop
+CARD_SAMPLES = 8  # turn cards drawn for the expectation of a crossing walk's excess after the turn
 
 
 @njit(cache=True)
@@ -91,10 +97,17 @@ class HoleCardAIVAT:
         exact range strategy against the model, the check-down value (with the stakes model)
         where the street ends and cards follow. A card's correction then walks every turn or
         river card, and ``flop_samples`` sampled flops.
+    :param cross: streets of ``walk`` (2 the turn, 3 the river) whose card the walk crosses:
+        where the previous street's betting ends with chips behind, ``v`` is the mean over
+        every card of the street (each world's card removal) of the walk after it, instead
+        of the check-down value with the stakes model. The expectation over the card before
+        (the turn's, for ``cross=(3,)``) is then the exact one of the walk that does not
+        cross plus an unbiased estimate of the excess: its mean over ``card_samples`` cards
+        drawn from a seed of the state before the card.
     """
 
     def __init__(self, game: NLTHGame, agent, alphas=(1.0, 1.0, 1.0, 1.0), preflop="cached", stakes="shipped",
-                 opponent=None, walk=(1, 2, 3), flop_samples=FLOP_SAMPLES):  # fmt: skip
+                 opponent=None, walk=(1, 2, 3), flop_samples=FLOP_SAMPLES, cross=(), card_samples=CARD_SAMPLES):  # fmt: skip
         self.game = game
         self.agent = agent
         self.alphas = tuple(float(a) for a in alphas)
@@ -105,10 +118,16 @@ class HoleCardAIVAT:
         if not self.walk <= {1, 2, 3}:
             raise ValueError(f"the rest of the street is walked after the flop (streets 1 to 3), not {sorted(self.walk)}")
         self.flop_samples = int(flop_samples)
+        self.cross = frozenset(int(s) for s in cross) if opponent is not None else frozenset()
+        if not self.cross <= self.walk & {2, 3}:
+            raise ValueError(f"the walk crosses the turn or the river card of a walked street (streets {sorted(self.walk & {2, 3})}), not {sorted(self.cross)}")
+        self.card_samples = int(card_samples)
+        self._crossed: dict = {}  # the walks after every card of the hand's chance nodes (cleared per hand)
         self._ranges = range_model(agent)
         self.description = (f"check-down equity x alpha {list(self.alphas)}"
                             + (" + stakes model after the flop" if self.stakes is not None else "")
                             + (f"; the rest of the street against a model of the opponent on streets {sorted(self.walk)}" if self.walk else "")
+                            + (f", across the cards of streets {sorted(self.cross)}" if self.cross else "")
                             + "; corrections in heads-up pots"
                             + ("" if self.preflop is not None else ", after the flop only (no preflop equity table)"))
 
@@ -120,6 +139,7 @@ class HoleCardAIVAT:
         """``estimate``, ``final`` (the payoff averaged over the worlds) and ``corrections``
         (``(label, value)`` per corrected event) of one hand."""
         final = log.final
+        self._crossed.clear()
         others = [p for p in range(self.game.num_players) if p != seat]
         seen = [c for p in others for c in final.hole_cards(p)]
         w = possible(seen).astype(np.float64)  # chance: uniform over pairs that avoid the others' cards
@@ -188,36 +208,37 @@ class HoleCardAIVAT:
         return lambda flop: self.stakes.surplus(flop, hole, None, 1, behind)
 
     def _flop_surplus_samples(self, state, seat, w, samples: int) -> np.ndarray:
-        """:meth:`_flop_samples` of the stakes model's surplus after the flop."""
-        return self._flop_samples(state, seat, w, samples, self._stakes_surplus(state, seat))
+        """:meth:`_card_samples` of the stakes model's surplus after the flop."""
+        return self._card_samples(state, seat, w, samples, self._stakes_surplus(state, seat))
 
     @classmethod
-    def _expected_after_flop(cls, state, seat, w, samples: int, surplus) -> float:
-        """An unbiased estimate of E[surplus after the flop | O]: ``C`` times the mean of
-        :meth:`_flop_samples`."""
-        d = 52 - 2 * (state.num_players - 1)
-        return comb(d, 3) / comb(d - 2, 3) * float(cls._flop_samples(state, seat, w, samples, surplus).mean())
+    def _sampled_expectation(cls, state, seat, w, samples: int, surplus, count: int = 3) -> float:
+        """An unbiased estimate of E[surplus after the next ``count`` cards | O]: ``C`` times
+        the mean of :meth:`_card_samples`."""
+        d = len(_unseen_cards(state, seat, state.board))
+        return comb(d, count) / comb(d - 2, count) * float(cls._card_samples(state, seat, w, samples, surplus, count).mean())
 
     @staticmethod
-    def _flop_samples(state, seat, w, samples: int, surplus) -> np.ndarray:
-        """``samples`` independent draws whose mean is E[surplus after the flop | O] / C:
-        per draw a flop uniform over the cards the agent's opponents do not hold, and
-        ``sum_(k avoiding it) w_k surplus(flop)_k / sum_k w_k``; ``C = C(D, 3) / C(D - 2, 3)``
-        (``D`` those cards) turns the mean into the expectation. The draws are seeded by the
-        state before the flop and the opponents' cards, never by the flop dealt."""
+    def _card_samples(state, seat, w, samples: int, surplus, count: int = 3) -> np.ndarray:
+        """``samples`` independent draws whose mean is E[surplus after the next ``count``
+        cards (the flop, or a turn card) | O] / C: per draw ``count`` cards uniform over the
+        ``D`` cards the agent's opponents do not see, and ``sum_(k avoiding them) w_k
+        surplus(cards)_k / sum_k w_k``; ``C = C(D, count) / C(D - 2, count)`` turns the mean
+        into the expectation. The draws are seeded by the state before the cards and the
+        opponents' cards, never by the cards dealt."""
         others = [c for p in range(state.num_players) if p != seat for c in state.hole_cards(p)]
-        deck = np.array([c for c in range(52) if c not in others])
+        deck = np.array(_unseen_cards(state, seat, state.board))
         rng = np.random.default_rng(zlib.crc32(f"{state.public_state_key()}|{others}".encode()))
         out = np.empty(samples)
         for i in range(samples):
-            flop = [int(c) for c in rng.choice(deck, 3, replace=False)]
-            wf = w * possible(flop)
+            cards = [int(c) for c in rng.choice(deck, count, replace=False)]
+            wf = w * possible(cards)
             keep = wf > 0
-            out[i] = float(np.dot(wf[keep], surplus(flop)[keep])) / w.sum()
+            out[i] = float(np.dot(wf[keep], surplus(cards)[keep])) / w.sum()
         return out
 
     def _expected_flop_surplus(self, state, seat, w) -> float:
-        return self._expected_after_flop(state, seat, w, FLOP_SAMPLES, self._stakes_surplus(state, seat))
+        return self._sampled_expectation(state, seat, w, FLOP_SAMPLES, self._stakes_surplus(state, seat))
 
     def _expected_after_card(self, state, seat, w, board, street) -> float:
         """E[V(board + one card) | O] (:meth:`_expected_over_cards`). The turn's equities come
@@ -237,23 +258,57 @@ class HoleCardAIVAT:
         rest of the street. The expectation is the check-down value before the flop (a
         martingale) plus an unbiased estimate of the walk's excess over the check-down value
         after the flop: the mean over flops drawn as for the stakes model
-        (:meth:`_flop_samples`, ``flop_samples`` of them)."""
+        (:meth:`_card_samples`, ``flop_samples`` of them)."""
         def excess(cards):
             return (self._value_vector(with_cards(before, cards, seat), seat)
                     - self._value_vector(before, seat, board=cards, street=1, stakes=False))  # fmt: skip
 
         expected = (self._value(before, seat, w, board=[], street=1, stakes=False)
-                    + self._expected_after_flop(before, seat, w, self.flop_samples, excess))  # fmt: skip
+                    + self._sampled_expectation(before, seat, w, self.flop_samples, excess))  # fmt: skip
         return self._value(with_cards(before, flop, seat), seat, w_next) - expected
 
     def _walked_card_term(self, before, seat, w, card) -> float:
         """V(after the card) - E[V(after) | before] where ``v`` after the card is the walk of the
-        rest of the street: every card the opponent does not see is dealt and walked."""
-        return self._card_term(self._walked_cards(before, seat), w, card)
+        rest of the street: every card the opponent does not see is dealt and walked. When the
+        walk after the card crosses the next card (``cross``), the expectation is the exact
+        one of the walk that does not cross plus an unbiased estimate of the excess
+        (:meth:`_sampled_expectation`, ``card_samples`` cards)."""
+        if before.street + 1 not in self.cross:  # ``before`` is at the card's street already
+            return self._card_term(self._walked_cards(before, seat), w, card)
+        after = self._value_vector(with_cards(before, [card], seat), seat)
+        wc = w * possible([card])
+        keep = wc > 0
+        realized = float(np.dot(wc[keep], after[keep])) / wc[keep].sum()
 
-    def _walked_cards(self, before, seat) -> dict[int, np.ndarray]:
+        def excess(cards):
+            state = with_cards(before, cards, seat)
+            return self._value_vector(state, seat) - self._value_vector(state, seat, cross=False)
+
+        expected = (self._expected_over_cards(self._walked_cards(before, seat, cross=False), w)
+                    + self._sampled_expectation(before, seat, w, self.card_samples, excess, 1))  # fmt: skip
+        return realized - expected
+
+    def _walked_cards(self, before, seat, cross=True) -> dict[int, np.ndarray]:
         """``v`` of every world after each card the opponent does not see (dealt at ``before``)."""
-        return {c: self._value_vector(with_cards(before, [c], seat), seat) for c in _unseen_cards(before, seat, before.board)}
+        cards = _unseen_cards(before, seat, before.board)
+        return dict(zip(cards, self._walks_after_cards(before, seat, cards, cross)))
+
+    def _walks_after_cards(self, before, seat, cards, cross=True) -> np.ndarray:
+        """float64[len(cards), 1326]: the walk of the street after each of ``cards`` dealt at
+        ``before`` (kept for this hand)."""
+        key = (before.history, seat, cross)
+        if key not in self._crossed:
+            leaf = lambda s: self._value_vector(s, seat, cross=cross)  # noqa: E731
+            self._crossed[key] = rest_of_street_after_cards(before, seat, cards, self._ranges, self.opponent, leaf)
+        return self._crossed[key]
+
+    def _crossing_value(self, before, seat) -> np.ndarray:
+        """``v`` at a chance node whose card the walk crosses: every world's mean over the
+        cards it does not hold of the walk after them."""
+        cards = _unseen_cards(before, seat, before.board)
+        walks = self._walks_after_cards(before, seat, cards)
+        ok = np.isfinite(walks).any(axis=0)
+        return np.where(ok, np.nansum(walks, axis=0) / (len(cards) - 2), np.nan)
 
     @classmethod
     def _card_term(cls, values: dict[int, np.ndarray], w: np.ndarray, card: int) -> float:
@@ -322,13 +377,18 @@ class HoleCardAIVAT:
         keep = w > 0
         return float(np.dot(w[keep], v[keep]) / w[keep].sum())
 
-    def _value_vector(self, state: NLTHState, seat: int, board=None, street=None, stakes=True) -> np.ndarray:
+    def _value_vector(self, state: NLTHState, seat: int, board=None, street=None, stakes=True, cross=True) -> np.ndarray:
         """v of every world at ``state`` (float64[1326]; NaN where a world is impossible):
-        the check-down value, plus the stakes model's surplus after the flop (``stakes``)."""
+        the check-down value, plus the stakes model's surplus after the flop (``stakes``); the
+        walk of the rest of the street at a walked decision; the mean of the next street's
+        walk over its card at a chance node of ``cross`` (unless ``cross`` is False)."""
         if not state.in_hand[seat]:
             return np.full(len(HOLES), float(state.returns()[seat]) if state.is_terminal() else -state.committed[seat], dtype=np.float64)
         if board is None and state.street in self.walk and not state.is_terminal() and not state.is_chance_node() and seat_in_heads_up_pot(state, seat):
-            return rest_of_street(state, seat, self._ranges, self.opponent, lambda s: self._value_vector(s, seat))
+            return rest_of_street(state, seat, self._ranges, self.opponent, lambda s: self._value_vector(s, seat, cross=cross))
+        if (board is None and cross and state.is_chance_node() and state.street in self.cross and state.board
+                and seat_in_heads_up_pot(state, seat) and self._chips(state, seat)[3] > 0):  # fmt: skip
+            return self._crossing_value(state, seat)
         if state.is_terminal():
             if sum(state.in_hand) == 1:
                 return np.full(len(HOLES), float(state.returns()[seat]))
@@ -406,12 +466,41 @@ def seat_in_heads_up_pot(state: NLTHState, seat: int) -> bool:
     return alive[seat] and sum(alive) == 2
 
 
-def make_estimator(game, agent):
-    """The hook's answer: a :class:`HoleCardAIVAT` for agents that expose their range."""
+VALUE_FUNCTIONS = {
+    "check-down": dict(stakes=None),
+    "stakes": dict(),
+    "river-walk": dict(walk=(3,)),
+    "turn-walk": dict(walk=(2, 3)),
+    "turn-cross-walk": dict(walk=(2, 3), cross=(3,)),
+    "flop-walk": dict(walk=(1, 2, 3)),
+    "cross-walk": dict(walk=(1, 2, 3), cross=(3,)),
+}
+"""The value functions ``gamesolve match --aivat-values`` offers, from the fastest and least
+precise to the slowest and most (docs/evaluation.md, Hold'em figures): ``HoleCardAIVAT``'s
+options; those with ``walk`` walk against a model of the heads-up opponent."""
+DEFAULT_VALUES = "stakes"
+
+
+def make_estimator(game, agent, opponents=(), values=None):
+    """The hook's answer: a :class:`HoleCardAIVAT` for agents that expose their range, with
+    the value function named ``values`` (:data:`VALUE_FUNCTIONS`; None: ``stakes``). A walk
+    needs a heads-up game and an opponent of which :func:`opponent_model` has a model."""
+    name = DEFAULT_VALUES if values is None else values
+    if name not in VALUE_FUNCTIONS:
+        raise AivatError(f"no AIVAT value function {name!r} for hold'em; choose among {', '.join(VALUE_FUNCTIONS)}")
     if not isinstance(game, NLTHGame) or not hasattr(agent, "range_probabilities"):
         return None
     if not getattr(agent, "strategy_is_exact", True):  # a model of the play (tag): AIVAT would be biased
         return None
-    return HoleCardAIVAT(game, agent)
+    options = dict(VALUE_FUNCTIONS[name])
+    if "walk" in options:
+        model = opponent_model(opponents[0]) if len(opponents) == 1 else None
+        if model is None:
+            raise AivatError(f"AIVAT values {name!r} walk against a model of the heads-up opponent: "
+                             "a two-player match against tag, random, call, fold or a blueprint")  # fmt: skip
+        options["opponent"] = model
+    estimator = HoleCardAIVAT(game, agent, **options)
+    estimator.description = f"{name}: {estimator.description}"
+    return estimator
 
 

@@ -31,6 +31,13 @@ def hole_index(a: int, b: int) -> int:
     return a * 51 - a * (a - 1) // 2 + (b - a - 1)
 
 
+def hole_indices(holes: np.ndarray) -> np.ndarray:
+    """int64[n]: :func:`hole_index` of every pair of ``holes`` (int64[n, 2])."""
+    holes = np.asarray(holes, dtype=np.int64).reshape(-1, 2)
+    a, b = holes.min(axis=1), holes.max(axis=1)
+    return a * 51 - a * (a - 1) // 2 + (b - a - 1)
+
+
 def card_mask(cards: Iterable[int]) -> np.uint64:
     m = np.uint64(0)
     for c in cards:
