@@ -4,7 +4,8 @@ vector-form Linear CFR on small subgames), and a fast full-width solver for any 
 deals can be listed.
 
 :class:`VectorCFR` keeps one row of regrets per (decision node, private state), like the
-MCCFR tables, and runs :mod:`gamesolve.solve.vcfr_kernels`. The CFR variant is a
+MCCFR tables (stored action-major per node: :data:`~gamesolve.solve.vcfr_kernels.VectorTables`),
+and runs :mod:`gamesolve.solve.vcfr_kernels`. The CFR variant is a
 :class:`~gamesolve.solve.cfr.CFRConfig` (DCFR by default; ``weighting=linear`` for Linear
 CFR; the other tabular presets too), so a vector solve and a tabular solve of one game
 follow the same schedule.
