@@ -4,7 +4,8 @@ vector-form Linear CFR on small subgames), and a fast full-width solver for any 
 deals can be listed.
 
 :class:`VectorCFR` keeps one row of regrets per (decision node, private state), like the
-MCCFR tables, and runs :mod:`gamesolve.solve.vcfr_kernels`. The CFR variant is a
+MCCFR tables (stored action-major per node: :data:`~gamesolve.solve.vcfr_kernels.VectorTables`),
+and runs :mod:`gamesolve.solve.vcfr_kernels`. The CFR variant is a
 :class:`~gamesolve.solve.cfr.CFRConfig` (DCFR by default; ``weighting=linear`` for Linear
 CFR; the other tabular presets too), so a vector solve and a tabular solve of one game
 follow the same schedule.
@@ -120,7 +121,7 @@ class VectorCFR:
             bool(config.rm_plus), bool(config.discount), float(config.alpha), float(config.beta),
             float(config.gamma), bool(sample_chance), np.uint64(seed),
         )  # fmt: skip
-        self._fixed = self._fixed_rows(offset, frozen or {})
+        self._fixed, self._frozen_rows = self._fixed_rows(offset, frozen or {})
         threads_n = self._parts
         a = max(widest, 1)
         self._scratch = K.Scratch(
@@ -166,9 +167,10 @@ class VectorCFR:
         run_order = _balanced_order(end[heads] - heads, min(self.threads, len(job_edge)))
         return _cuts(cut, first.astype(np.int64), job_cut, job_edge, form.num_players, s, run_order), none
 
-    def _fixed_rows(self, offset: np.ndarray, frozen: Mapping[tuple[int, int], np.ndarray]) -> K.Fixed:
+    def _fixed_rows(self, offset: np.ndarray, frozen: Mapping[tuple[int, int], np.ndarray]) -> tuple[K.Fixed, np.ndarray]:
         """Rows shared by several nodes and rows with frozen states: their strategy is set at
-        the start of each pass."""
+        the start of each pass; and the frozen entries' places in the state-major rows of
+        :meth:`_rows` (the tables' node blocks are action-major)."""
         form = self.form
         n, s = form.num_nodes, len(self.states)
         decision = np.flatnonzero(form.node_kind == DECISION)
@@ -184,20 +186,21 @@ class VectorCFR:
         start = np.cumsum(sizes) - sizes
         index = np.full(n, -1, dtype=np.int64)
         index[owners] = np.arange(len(owners))
-        buffer_slots, table_slots, probs = [], [], []
+        buffer_slots, table_slots, row_slots, probs = [], [], [], []
         for (node, private), dist in frozen.items():
             owner, c = form.row_owner[node], compact[private]
             if c < 0:
                 continue  # a state nobody holds: its strategy never matters
             n_act = int(form.num_actions[node])
             buffer_slots.extend(start[index[owner]] + c * n_act + np.arange(n_act))
-            table_slots.extend(offset[owner] + c * n_act + np.arange(n_act))
+            table_slots.extend(offset[owner] + np.arange(n_act) * s + c)
+            row_slots.extend(offset[owner] + c * n_act + np.arange(n_act))
             probs.extend(np.asarray(dist, dtype=np.float64))
         return K.Fixed(
             index=index, owner=owners.astype(np.int64), start=start.astype(np.int64), sigma=np.zeros(int(sizes.sum())),
             seen=np.zeros(len(owners), dtype=np.bool_), buffer_slots=np.array(buffer_slots, dtype=np.int64),
             table_slots=np.array(table_slots, dtype=np.int64), probs=np.array(probs, dtype=np.float64),
-        )  # fmt: skip
+        ), np.array(row_slots, dtype=np.int64)  # fmt: skip
 
     def _kernel_args(self):
         return (self._tree, self._terminals, self.terminal_deals, self.removal, self._symmetry, self.tables)
@@ -257,7 +260,7 @@ class VectorCFR:
         rows = np.empty(len(table))
         K.strategies(self._tree, table, self.tables.row_offset, len(self.states), rows)
         if frozen:
-            rows[self._fixed.table_slots] = self._fixed.probs
+            rows[self._frozen_rows] = self._fixed.probs
         if len(self.states) == self.num_states:
             return rows
         owners = self.row_offset >= 0
@@ -273,7 +276,7 @@ class VectorCFR:
         s = len(self.states)
         table = self.tables.avg if which == "average" else self.tables.regrets
         base = self.tables.row_offset[owner]
-        rows = table[base : base + s * n_act].reshape(s, n_act).astype(np.float64)
+        rows = table[base : base + s * n_act].reshape(n_act, s).T.astype(np.float64)
         positive = np.maximum(rows, 0.0)
         total = positive.sum(axis=1, keepdims=True)
         out = np.full((self.num_states, n_act), 1.0 / n_act)
@@ -281,7 +284,7 @@ class VectorCFR:
         if which != "average":
             for slot, prob in zip(self._fixed.table_slots, self._fixed.probs):
                 if base <= slot < base + s * n_act:
-                    out[self.states[(slot - base) // n_act], (slot - base) % n_act] = prob
+                    out[self.states[(slot - base) % s], (slot - base) // s] = prob
         return out
 
     def exploitability(self, which: str = "average") -> tuple[float, list[float]]:

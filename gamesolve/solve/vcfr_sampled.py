@@ -121,7 +121,7 @@ class SampledChanceCFR(VectorCFR):
         top = owners & (level == 0)
         self._top_offset = np.where(top, self._local, -1)
         self.row_offset = _offsets(top, form.num_actions, self.num_states)  # the public layout of level-0 rows
-        self._fixed = self._fixed_rows(self._top_offset, frozen or {})
+        self._fixed, self._frozen_rows = self._fixed_rows(self._top_offset, frozen or {})
         # With a limit the tables are allocated at it at once: zeros from the system are mapped
         # on first touch, so untouched boards cost nothing and nothing is ever copied to grow.
         room = int(self._block_size[0]) if max_bytes is None else max(max_bytes // (2 * self._dtype.itemsize), int(self._block_size[0]))

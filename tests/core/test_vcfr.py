@@ -135,3 +135,13 @@ def test_thread_jobs_are_ordered_so_each_threads_block_holds_about_equal_work():
         blocks = np.array_split(sizes[order], threads)  # numba's split: the first n % T blocks one longer
         work = [b.sum() for b in blocks]
         assert max(work) - min(work) <= sizes.max()
+
+
+def test_a_frozen_row_is_what_the_current_rows_and_node_strategy_show():
+    # Tables hold a node's block action-major, the public rows state-major: both read it back.
+    form = compile_factored(KuhnGame(2))
+    solver = VectorCFR(form, frozen={(0, 1): np.array([0.25, 0.75])})
+    solver.run(10)
+    assert solver.row(solver.current_rows(), 0, 1) == pytest.approx([0.25, 0.75])
+    assert solver.node_strategy(0, "current")[1] == pytest.approx([0.25, 0.75])
+    assert solver.node_strategy(0, "current")[[0, 2]] == pytest.approx(solver.current_rows()[solver.row_offset[0] + np.array([[0, 1], [4, 5]])])
