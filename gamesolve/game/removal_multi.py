@@ -142,9 +142,9 @@ def prefix_sweep(reach_1, reach_2, items, n_items, strength, order, all_1, all_2
     reach = (reach_1, reach_2)
     grows = (not all_1, not all_2)
     if all_1:
-        _insert_group(0, reach_1, items, order, 0, n, total, sums, pair, only, cross, joint)
+        _insert_group(np.int64(0), reach_1, items, order, np.int64(0), n, total, sums, pair, only, cross, joint)
     if all_2:
-        _insert_group(1, reach_2, items, order, 0, n, total, sums, pair, only, cross, joint)
+        _insert_group(np.int64(1), reach_2, items, order, np.int64(0), n, total, sums, pair, only, cross, joint)
     coef = (c_before, c_first, c_both)
     joins = (first, 1 - first)
     i = 0

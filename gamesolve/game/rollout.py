@@ -92,7 +92,7 @@ def rollout_value(ro, stake, node, p, cont, cont_strength, d):
     while True:
         kind = ro.kind[c]
         if kind == TERMINAL:
-            v = terminal_value(term, c, q, cont_strength[d : d + 1], index, 0)
+            v = terminal_value(term, c, q, cont_strength[d : d + 1], index, np.int64(0))  # typed: no Literal[int] recompilation
             break
         if ro.settled[c, q]:
             v = ro.settled_value[c, q]

@@ -478,7 +478,8 @@ class HandIndexer:
 
         No validity checks (hot path): cards must lie in 0..51; rows with a repeated card get -1.
         """
-        cards = np.asarray(cards)
+        # One dtype and layout for the kernel: each other one would be another compilation.
+        cards = np.ascontiguousarray(cards, dtype=np.int8)
         if cards.ndim != 2:
             raise ValueError("cards must be a 2-d (hands, cards) array")
         return index_batch(cards, self.tables[self._round_for(cards.shape[1], round)])
