@@ -35,7 +35,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))  # tests.multiway_oracle
 
 from gamesolve.game.factored import CONTEST, FIXED, TerminalArrays  # noqa: E402
-from gamesolve.game.removal import Removal, contest_cfv  # noqa: E402
+from gamesolve.game.removal import contest_cfv, item_removal  # noqa: E402
 from gamesolve.game.removal_multi import three_player_cfv  # noqa: E402
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS  # noqa: E402
 from gamesolve.solve.vcfr import VectorCFR  # noqa: E402
@@ -55,8 +55,7 @@ TERMINALS = {
 
 def river(board):
     strength = hand_strengths(board)
-    order = np.argsort(strength, kind="stable").astype(np.int32)
-    return Removal(HAND_CARDS, 52, np.zeros(1, np.int32), strength[None, :], order[None, :], np.ones(1)), strength
+    return item_removal(HAND_CARDS, 52, np.zeros(1, np.int32), strength[None, :], np.ones(1)), strength
 
 
 def terminal(kind, payoff, contender):
@@ -90,8 +89,11 @@ def cost(args, rng):
         term = terminal(*spec)
         ms = 1e3 * median_seconds(lambda term=term: three_player_cfv(term, rm, 0, 0, reach, out), args.reps)
         print(f"  3 players, {name:14s} {ms:8.3f} ms")
-    sums = np.empty(52)
-    two = 1e3 * median_seconds(lambda: contest_cfv(reach[1], rm.items, 52, rm.path_strength[0], rm.path_order[0], 500.0, -500.0, out, sums), args.reps)
+    sums, at, val = np.empty(53), np.empty(NUM_HANDS + 1, np.int64), np.empty(NUM_HANDS)
+    two = 1e3 * median_seconds(
+        lambda: contest_cfv(reach[1], rm.path_order[0], rm.path_groups[0], rm.path_bounds[0], rm.path_items[0], 52, 500.0, -500.0, out, sums, at, val),
+        args.reps,
+    )  # fmt: skip
     print(f"  2 players, showdown (contest_cfv, the heads-up peer) {two:8.3f} ms")
     small = np.stack([subset(rng, board, 40) for _ in range(3)])
     term = terminal(*TERMINALS["3-way pot"])

@@ -26,17 +26,59 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-Removal = namedtuple("Removal", "items n_items node_path path_strength path_order chance_weight")
+Removal = namedtuple(
+    "Removal", "items n_items node_path path_strength path_order path_groups path_bounds path_items chance_weight"
+)
 """Item removal as the vector kernels read it: ``items[s]`` (up to 2 item numbers, -1 for
 none), the number of items, each node's public chance path, each path's contest strength of
-every private state (``path_strength[path, s]``; larger is better) and the states in order of
-strength (``path_order[path]``), and each node's chance weight (1 elsewhere)."""
+every private state (``path_strength[path, s]``; larger is better; negative: the state holds
+one of the path's public items and cannot be at a contest there) and the states in order of
+strength (``path_order[path]``), and each node's chance weight (1 elsewhere).
+
+The two-player contest reads each path's order cut into groups of equal strength, states of
+negative strength left out: group ``g < path_groups[path]`` is the positions
+``path_bounds[path, g] : path_bounds[path, g + 1]`` of ``path_order[path]``, and
+``path_items[path, k]`` are the items of the state at position ``k`` (-1 as ``n_items``).
+Build it with :func:`item_removal`."""
+
+
+def item_removal(items: np.ndarray, n_items: int, node_path: np.ndarray, strength: np.ndarray, chance_weight: np.ndarray) -> Removal:
+    """The bundle of states holding ``items`` with contest strengths ``strength[path, s]``
+    (orders and groups derived)."""
+    strength = np.ascontiguousarray(strength, dtype=np.int32)
+    items = np.ascontiguousarray(items, dtype=np.int16)
+    paths, n = strength.shape
+    order = np.argsort(strength, axis=1, kind="stable").astype(np.int32)
+    groups = np.zeros(paths, np.int32)
+    bounds = np.zeros((paths, n + 1), np.int32)
+    sorted_items = np.zeros((paths, n, 2), np.int16)
+    for path in range(paths):
+        groups[path] = contest_groups(strength[path], order[path], items, n_items, bounds[path], sorted_items[path])
+    return Removal(items, n_items, node_path, strength, order, groups, bounds, sorted_items, chance_weight)
+
+
+@njit(cache=True)
+def contest_groups(strength, order, items, n_items, bounds, sorted_items):
+    """Cut ``order`` (states by ascending ``strength``) into groups of equal strength, states of
+    negative strength left out: the groups' first positions into ``bounds`` (the last group's
+    end after them), each position's items into ``sorted_items`` (-1 as ``n_items``). Returns
+    the number of groups."""
+    n = order.shape[0]
+    g = 0
+    for k in range(n):
+        s = order[k]
+        for m in range(2):
+            sorted_items[k, m] = items[s, m] if items[s, m] >= 0 else n_items
+        if strength[s] >= 0 and (k == 0 or strength[order[k - 1]] != strength[s]):
+            bounds[g] = k
+            g += 1
+    bounds[g] = n
+    return g
 
 
 def no_removal(num_nodes: int) -> Removal:
     """The empty bundle of games with listed deals (chance weights all 1)."""
-    empty = np.zeros((0, 2), dtype=np.int16)
-    return Removal(empty, 0, np.zeros(num_nodes, np.int32), np.zeros((0, 0), np.int32), np.zeros((0, 0), np.int32), np.ones(num_nodes))
+    return item_removal(np.zeros((0, 2), dtype=np.int16), 0, np.zeros(num_nodes, np.int32), np.zeros((0, 0), np.int32), np.ones(num_nodes))
 
 
 @njit(cache=True)
@@ -51,17 +93,37 @@ def _slot(item, n_items):
     return item if item >= 0 else n_items
 
 
-@njit(cache=True)
-def fixed_cfv(reach_q, items, n_items, payoff, out, sums):
-    """Add ``payoff`` x the opponent's compatible reach to ``out[s]`` for every state ``s``.
-    ``sums`` holds at least ``n_items + 1`` entries (the last for "no item", kept at 0).
+@njit(cache=True, inline="always")
+def _nonzero(reach_q, order, lo, hi, at):
+    """The positions ``k`` in ``lo:hi`` whose state ``order[k]`` has nonzero reach, into ``at``
+    (which has room for one more); returns their count. Branch-free: a range's hands that do not
+    get somewhere are often most of the vector (about 3/4 on the turn spot), in no predictable
+    pattern."""
+    cnt = 0
+    for k in range(lo, hi):
+        at[cnt] = k
+        cnt += reach_q[order[k]] != 0.0
+    return cnt
 
-    Branch-free, zero reach or not: about 3x faster than skipping zeros and absent items."""
+
+@njit(cache=True)
+def fixed_cfv(reach_q, items, n_items, payoff, out, sums, at):
+    """Add ``payoff`` x the opponent's compatible reach to ``out[s]`` for every state ``s``.
+    ``sums`` holds at least ``n_items + 1`` entries (the last for "no item", kept at 0), ``at``
+    (int64) at least one more than the states: scratch.
+
+    Only the opponent's states of nonzero reach are summed (zeros would add nothing), then
+    every state's value is taken branch-free (compacted as :func:`_nonzero` does)."""
     for i in range(n_items + 1):
         sums[i] = 0.0
-    total = 0.0
     n = out.shape[0]
+    cnt = 0
     for s in range(n):
+        at[cnt] = s
+        cnt += reach_q[s] != 0.0
+    total = 0.0
+    for c in range(cnt):
+        s = at[c]
         r = reach_q[s]
         total += r
         sums[_slot(items[s, 0], n_items)] += r
@@ -74,61 +136,50 @@ def fixed_cfv(reach_q, items, n_items, payoff, out, sums):
 
 
 @njit(cache=True)
-def contest_cfv(reach_q, items, n_items, strength, order, win, lose, out, sums):
+def contest_cfv(reach_q, order, groups, bounds, sorted_items, n_items, win, lose, out, sums, at, val):
     """Add to ``out[s]`` ``win`` x the compatible reach of weaker opponent states plus ``lose``
-    x that of stronger ones (ties pay nothing: a two-player pot split evenly)."""
-    n = order.shape[0]
-    for i in range(n_items):
+    x that of stronger ones (ties pay nothing: a two-player pot split evenly), over one path's
+    groups of equal strength (:data:`Removal`: ``order``, ``groups``, ``bounds``,
+    ``sorted_items``); states left out of the groups get nothing and must have zero reach.
+
+    ``sums`` (``n_items + 1``), ``at`` (int64, one more than the states) and ``val`` (the
+    states) are scratch. Each sweep adds only the opponent's states of nonzero reach, in the
+    same order as a sweep over every state, so the values are the same bits."""
+    first, end = bounds[0], bounds[groups]
+    cnt = _nonzero(reach_q, order, first, end, at)
+    # Ascending: states strictly weaker than each group.
+    for i in range(n_items + 1):
         sums[i] = 0.0
-    # Ascending: states strictly weaker than each group of equal strength.
     total = 0.0
-    i = 0
-    while i < n:
-        j = i
-        while j < n and strength[order[j]] == strength[order[i]]:
-            j += 1
+    q = 0
+    for g in range(groups):
+        i, j = bounds[g], bounds[g + 1]
         for k in range(i, j):
-            s = order[k]
-            mass = total
-            a, b = items[s, 0], items[s, 1]
-            if a >= 0:
-                mass -= sums[a]
-            if b >= 0:
-                mass -= sums[b]
-            out[s] += win * mass
-        for k in range(i, j):
-            s = order[k]
-            r = reach_q[s]
-            if r != 0.0:  # often: a range's hands that do not get here
-                total += r
-                for m in range(2):
-                    if items[s, m] >= 0:
-                        sums[items[s, m]] += r
-        i = j
+            val[k] = win * (total - sums[sorted_items[k, 0]] - sums[sorted_items[k, 1]])
+        while q < cnt and at[q] < j:
+            k = at[q]
+            r = reach_q[order[k]]
+            total += r
+            sums[sorted_items[k, 0]] += r
+            sums[sorted_items[k, 1]] += r
+            q += 1
+        sums[n_items] = 0.0
     # Descending: states strictly stronger.
-    for m in range(n_items):
-        sums[m] = 0.0
+    for i in range(n_items + 1):
+        sums[i] = 0.0
     total = 0.0
-    i = n - 1
-    while i >= 0:
-        j = i
-        while j >= 0 and strength[order[j]] == strength[order[i]]:
-            j -= 1
-        for k in range(i, j, -1):
-            s = order[k]
-            mass = total
-            a, b = items[s, 0], items[s, 1]
-            if a >= 0:
-                mass -= sums[a]
-            if b >= 0:
-                mass -= sums[b]
-            out[s] += lose * mass
-        for k in range(i, j, -1):
-            s = order[k]
-            r = reach_q[s]
-            if r != 0.0:  # often: a range's hands that do not get here
-                total += r
-                for m in range(2):
-                    if items[s, m] >= 0:
-                        sums[items[s, m]] += r
-        i = j
+    q = cnt - 1
+    for g in range(groups - 1, -1, -1):
+        i, j = bounds[g], bounds[g + 1]
+        for k in range(j - 1, i - 1, -1):
+            val[k] += lose * (total - sums[sorted_items[k, 0]] - sums[sorted_items[k, 1]])
+        while q >= 0 and at[q] >= i:
+            k = at[q]
+            r = reach_q[order[k]]
+            total += r
+            sums[sorted_items[k, 0]] += r
+            sums[sorted_items[k, 1]] += r
+            q -= 1
+        sums[n_items] = 0.0
+    for k in range(first, end):
+        out[order[k]] += val[k]

@@ -20,7 +20,7 @@ import numpy as np
 from gamesolve.cli_params import parse_boolean
 from gamesolve.errors import UserError
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, FactoredGame, FormError, subtree_ends
-from gamesolve.game.removal import Removal, fixed_cfv, no_removal
+from gamesolve.game.removal import Removal, fixed_cfv, item_removal, no_removal
 from gamesolve.game.removal_multi import check_pair_items, prefix_sweep
 from gamesolve.game.symmetry import has_twins, invariant, no_symmetry, restrict
 from gamesolve.game.terminals import empty_terminal_deals, terminal_deals
@@ -129,7 +129,7 @@ class VectorCFR:
             reach=np.zeros((threads_n, depth + 1, p, s)), value=np.zeros((threads_n, depth + 1, s)),
             act=np.zeros((threads_n, depth + 1, a, s)), sigma=np.zeros((threads_n, depth + 1, a, s)),
             chosen=np.zeros((threads_n, depth + 1), np.int64), sums=np.zeros((threads_n, self.removal.n_items + 1)),
-            start=np.zeros((threads_n, p, s)),
+            at=np.zeros((threads_n, s + 1), np.int64), val=np.zeros((threads_n, s)), start=np.zeros((threads_n, p, s)),
         )  # fmt: skip
         self._root_values = np.zeros(s)
 
@@ -330,7 +330,7 @@ class VectorCFR:
         rm = self.removal
         mass = np.zeros(reach.shape[1])
         if self.form.num_players == 2:
-            fixed_cfv(reach[1], rm.items, rm.n_items, 1.0, mass, np.empty(rm.n_items + 1))
+            fixed_cfv(reach[1], rm.items, rm.n_items, 1.0, mass, np.empty(rm.n_items + 1), np.empty(len(mass) + 1, np.int64))
         else:
             prefix_sweep(reach[1], reach[2], rm.items, rm.n_items, rm.path_strength[0], rm.path_order[0], True, True, 0, 0.0, 0.0, 0.0, 1.0, mass)
         return float(reach[0] @ mass)
@@ -380,14 +380,8 @@ def _restrict_removal(rm: Removal, states: np.ndarray) -> Removal:
     """Item removal over the kept states only (their items; strengths and order per path)."""
     if len(states) == rm.items.shape[0]:
         return rm
-    compact = np.full(rm.items.shape[0], -1, dtype=np.int32)
-    compact[states] = np.arange(len(states), dtype=np.int32)
-    kept = compact[rm.path_order]
-    order = kept[kept >= 0].reshape(rm.path_order.shape[0], len(states))
-    return Removal(
-        np.ascontiguousarray(rm.items[states]), rm.n_items, rm.node_path,
-        np.ascontiguousarray(rm.path_strength[:, states]), np.ascontiguousarray(order, dtype=np.int32), rm.chance_weight,
-    )  # fmt: skip
+    # A stable order of the kept states' strengths keeps their order in the whole one.
+    return item_removal(rm.items[states], rm.n_items, rm.node_path, rm.path_strength[:, states], rm.chance_weight)
 
 
 def available_memory() -> int | None:

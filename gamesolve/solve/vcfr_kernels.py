@@ -62,10 +62,11 @@ Fixed = namedtuple("Fixed", "index owner start sigma seen buffer_slots table_slo
 a pass ``seen`` it, and the frozen entries (``buffer_slots`` in ``sigma``, ``table_slots`` in
 the tables, fixed ``probs``)."""
 
-Scratch = namedtuple("Scratch", "node k reach value act sigma chosen sums start")
+Scratch = namedtuple("Scratch", "node k reach value act sigma chosen sums at val start")
 """Per-thread path buffers (first axis: thread): node and next child per depth, reach
 ``[D, P, S]``, values ``[D, S]``, action values and strategies ``[D, A, S]``, the sampled
-outcome per depth, item sums, and a subtree's starting reach ``[P, S]``."""
+outcome per depth, the terminals' scratch (item sums, positions ``[S + 1]``, values ``[S]``),
+and a subtree's starting reach ``[P, S]``."""
 
 Cuts = namedtuple("Cuts", "cut node job_cut job_edge job_order reach value job_value job_done")
 """The threaded split: ``cut[n]`` numbers the first public chance nodes (-1 elsewhere), their
@@ -174,19 +175,21 @@ def _sampled_child(tree, node, t, seed):
 
 
 @njit(cache=True)
-def item_terminal(term, rm, node, p, reach_node, out, sums):
+def item_terminal(term, rm, node, p, reach_node, out, sums, at, val):
     """Add player ``p``'s values at a terminal with item removal to ``out``, given every
-    player's reach ``reach_node[P, S]``. Two players: a fixed payoff, or a contest where the
-    winner takes the smaller stake (a larger one's excess goes back to its payer); three
-    players: :func:`three_player_cfv`."""
+    player's reach ``reach_node[P, S]`` (``sums``, ``at``, ``val``: scratch, see
+    :func:`contest_cfv`). Two players: a fixed payoff, or a contest where the winner takes the
+    smaller stake (a larger one's excess goes back to its payer); three players:
+    :func:`three_player_cfv`."""
     if reach_node.shape[0] != 2:
         three_player_cfv(term, rm, node, p, reach_node, out)
     elif term.kind[node] == FIXED:
-        fixed_cfv(reach_node[1 - p], rm.items, rm.n_items, term.payoff[node, p], out, sums)
+        fixed_cfv(reach_node[1 - p], rm.items, rm.n_items, term.payoff[node, p], out, sums, at)
     else:
         path = rm.node_path[node]
         stake = min(term.payoff[node, 0], term.payoff[node, 1])
-        contest_cfv(reach_node[1 - p], rm.items, rm.n_items, rm.path_strength[path], rm.path_order[path], stake, -stake, out, sums)
+        contest_cfv(reach_node[1 - p], rm.path_order[path], rm.path_groups[path], rm.path_bounds[path], rm.path_items[path],
+                    rm.n_items, stake, -stake, out, sums, at, val)  # fmt: skip
 
 
 @njit(cache=True)
@@ -245,8 +248,9 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
     gives the strategies (the regrets, or the average for a best response to it); ``mode`` is
     UPDATE, BEST_RESPONSE or COLLECT. Cut nodes are leaves: COLLECT stores their reach, the
     other modes read their values from ``cuts.value``."""
-    node_at, k_at, R, V, act, sig, chosen, sums = (
+    node_at, k_at, R, V, act, sig, chosen, sums, at, val = (
         sc.node[tid], sc.k[tid], sc.reach[tid], sc.value[tid], sc.act[tid], sc.sigma[tid], sc.chosen[tid], sc.sums[tid],
+        sc.at[tid], sc.val[tid],
     )  # fmt: skip
     n_players = R.shape[1]
     n_states = R.shape[2]
@@ -282,7 +286,7 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
                     if rm.n_items == 0:
                         terminal_cfv(td, node, p, R[d], V[d])
                     else:
-                        item_terminal(term, rm, node, p, R[d], V[d], sums)
+                        item_terminal(term, rm, node, p, R[d], V[d], sums, at, val)
             elif kind == CHANCE:
                 for s in range(n_states):
                     V[d, s] = 0.0

@@ -52,9 +52,13 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FactoredGame, FormError
+from gamesolve.game.removal import item_removal
 from gamesolve.solve import vcfr_kernels as K
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
 from gamesolve.solve.vcfr import VectorCFR, _offsets
+
+_BOARD_FIELDS = ("path_strength", "path_order", "path_groups", "path_bounds", "path_items")
+"""The fields of the removal bundle that change with the board drawn (one path's rows)."""
 
 
 class SampledChanceCFR(VectorCFR):
@@ -137,10 +141,9 @@ class SampledChanceCFR(VectorCFR):
         for lv in range(self.levels - 1):
             weight[chance[level[chance] == lv]] *= len(self.pool) - lv
         self._tree = self._tree._replace(edge_label=form.edge_label.copy())
-        self.removal = self.removal._replace(
-            chance_weight=weight, path_strength=self.removal.path_strength.copy(), path_order=self.removal.path_order.copy()
-        )  # fmt: skip
-        self._boards: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+        rm = self.removal
+        self.removal = rm._replace(chance_weight=weight, **{f: getattr(rm, f).copy() for f in _BOARD_FIELDS})
+        self._boards: dict[tuple[int, ...], tuple] = {}
         self._top_view()
 
     # -- one iteration ---------------------------------------------------------------------
@@ -177,9 +180,8 @@ class SampledChanceCFR(VectorCFR):
         offset[self._owners] = self._local[self._owners] + np.asarray(bases, dtype=np.int64)[self._owner_level]
         for lv, edges in enumerate(self._chance_edges):
             self._tree.edge_label[edges] = board[lv]
-        strength, order = self._board(board)
-        self.removal.path_strength[self._path] = strength
-        self.removal.path_order[self._path] = order
+        for field, value in zip(_BOARD_FIELDS, self._board(board)):
+            getattr(self.removal, field)[self._path] = value
         self.tables = K.VectorTables(offset, self._regrets, self._avg, self.tables.root_reach)
         self.iterate(t, t, players)
         self.iterations = t
@@ -191,11 +193,13 @@ class SampledChanceCFR(VectorCFR):
         after ``run_board(..., players=1)``)."""
         return self._root_values.copy()
 
-    def _board(self, board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def _board(self, board: tuple[int, ...]) -> tuple:
+        """The contest fields of ``board``'s path (:data:`_BOARD_FIELDS`)."""
         found = self._boards.get(board)
         if found is None:
-            strength = np.asarray(self._strengths(board))[self.states].astype(np.int32)
-            found = self._boards[board] = (strength, np.argsort(strength, kind="stable").astype(np.int32))
+            strength = np.asarray(self._strengths(board))[self.states][None, :]
+            rm = item_removal(self.removal.items, self.removal.n_items, self.removal.node_path, strength, self.removal.chance_weight)
+            found = self._boards[board] = tuple(getattr(rm, f)[0] for f in _BOARD_FIELDS)
         return found
 
     def _block(self, prefix: tuple[int, ...]) -> int:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gamesolve.game.factored import CONTEST, FIXED, FormError, TerminalArrays
-from gamesolve.game.removal import Removal
+from gamesolve.game.removal import item_removal
 from gamesolve.game.removal_multi import check_pair_items, three_player_cfv
 from tests.multiway_oracle import brute_force_cfv
 
@@ -21,8 +21,7 @@ def small_deck(seed, levels):
     items = np.array(list(itertools.combinations(range(DECK), 2)), dtype=np.int16)
     strength = rng.integers(0, levels, len(items)).astype(np.int32)
     reach = rng.random((3, len(items))) * (rng.random((3, len(items))) < 0.8)
-    order = np.argsort(strength, kind="stable").astype(np.int32)
-    rm = Removal(items, DECK, np.zeros(1, np.int32), strength[None, :], order[None, :], np.ones(1))
+    rm = item_removal(items, DECK, np.zeros(1, np.int32), strength[None, :], np.ones(1))
     return rm, strength, reach
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TERMINAL, FormError, TerminalArrays
-from gamesolve.game.removal import Removal
+from gamesolve.game.removal import item_removal
 from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR
@@ -35,8 +35,7 @@ def random_range(rng, board, hands, cards=None):
 
 def river_terminal(board, kind, payoff, contender):
     strength = hand_strengths(board)
-    order = np.argsort(strength, kind="stable").astype(np.int32)
-    rm = Removal(HAND_CARDS, 52, np.zeros(1, np.int32), strength[None, :], order[None, :], np.ones(1))
+    rm = item_removal(HAND_CARDS, 52, np.zeros(1, np.int32), strength[None, :], np.ones(1))
     term = TerminalArrays(
         np.array([kind], np.int8), np.array([payoff], np.float64), np.array([contender], np.bool_),
         np.full(1, -1, np.int32), np.zeros((0, 0, 3)),

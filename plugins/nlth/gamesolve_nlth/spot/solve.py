@@ -129,7 +129,7 @@ def root_strategy(spot: Spot, form, solver: VectorCFR, reach: np.ndarray) -> tup
     labels = [int(a) for a in form.labels(0)]
     probs = solver.node_strategy(0)
     opponent = np.zeros(NUM_HANDS)
-    fixed_cfv(reach[1], HAND_CARDS, 52, 1.0, opponent, np.empty(53))
+    fixed_cfv(reach[1], HAND_CARDS, 52, 1.0, opponent, np.empty(53), np.empty(NUM_HANDS + 1, np.int64))
     weight = reach[0] * opponent
     names = [action_name(spot, a, facing=False) for a in labels]
     total = weight.sum()

@@ -28,7 +28,7 @@ import numpy as np
 
 from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame
 from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASSES, RAISE, SHOWDOWN, terminal_fields
-from gamesolve.game.removal import Removal
+from gamesolve.game.removal import item_removal
 from gamesolve.game.symmetry import ChanceSymmetry
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.evaluate.stakes import made_hand_values
@@ -255,7 +255,6 @@ def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_
     for board, path in paths.items():
         if len(board) == 5:
             strength[path] = hand_strengths(board)
-    order = np.argsort(strength, axis=1, kind="stable").astype(np.int32)
     # A dealt card's probability given every player's hand: uniform over the cards left.
     chance_weight = np.ones(n)
     for node in np.flatnonzero(kind == CHANCE):
@@ -281,7 +280,7 @@ def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_
         class_names=POKER_CLASSES,
         describe=f"{'' if spot.players == 2 else f'{spot.players}-player '}spot on {board_text}, pot {spot.pot}, {spot.stack} behind",
         lossless=True,
-        removal=Removal(HAND_CARDS, 52, node_path, strength, order, chance_weight),
+        removal=item_removal(HAND_CARDS, 52, node_path, strength, chance_weight),
         symmetry=symmetry,
         **fields,
     )
