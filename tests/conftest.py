@@ -27,6 +27,13 @@ EXAMPLE_PLUGIN = Path(__file__).parent / "plugins" / "biased_rps.py"
 os.environ.setdefault("GAMESOLVE_FSYNC", "0")
 
 
+def pytest_collection_modifyitems(config, items):
+    """Run tests/search first. Its tests are few and long (exact range-vs-enumeration checks,
+    tens of seconds each); last in the alphabetical order, they ended a two-worker run on one
+    worker while the other had nothing left to do."""
+    items.sort(key=lambda item: 0 if item.path.parent.name == "search" else 1)
+
+
 @pytest.fixture(scope="session")
 def host():
     """A strict plugin host with the toy-game plugins registered directly (no entry points)."""

@@ -214,15 +214,21 @@ class ScheduledRun:
             raise ValueError("MCCFR needs --iterations or --minutes")
         target = None if iterations is None else self.counters.iteration + int(iterations)
         deadline = None if minutes is None else time.perf_counter() + minutes * 60
+        rate = 0.0  # iterations per second of the last batch
         while True:
             if target is not None and self.counters.iteration >= target:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             n = self._next_stop(target) - self.counters.iteration
+            if deadline is not None and rate > 0:
+                # The last batch ends at the deadline, not up to a batch after it (a search's
+                # decision has a time budget).
+                n = max(1, min(n, int(rate * (deadline - time.perf_counter()))))
             t0 = time.perf_counter()
             n = self._run_batch(n)
             dt = time.perf_counter() - t0
+            rate = n / dt if dt > 0 else 0.0
             self.counters.iteration += n
             self.counters.elapsed += dt
             self._events()

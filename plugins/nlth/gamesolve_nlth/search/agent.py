@@ -248,6 +248,7 @@ class NLTHSearchAgent(Agent):
         self._round_spot = None
         self.busy = 0.0
         self._deadline: float | None = None  # when the current decision's time budget ends
+        self._readout = 0.0  # seconds the last solve took to read its strategies out (reserved)
         self.preflop_root = False  # the first round searches from an off-tree raise
         self._seen: NLTHState | None = None  # the state after the last transition observed
         self._played: dict[tuple[int, ...], tuple[list[int], np.ndarray] | None] = {}  # history -> exposure
@@ -278,8 +279,10 @@ class NLTHSearchAgent(Agent):
         searched = self._searching()
         action = None
         if searched:
-            # The budget is the decision's: building the subgame counts against it.
-            self._deadline = started + self.config.seconds
+            # The budget is the decision's, as the match measures it: the work done while
+            # observing since the last decision (beliefs, a re-solve) and building the subgame
+            # count against it.
+            self._deadline = started + self.config.seconds - self.busy
             try:
                 action = self._search_action(state)
             finally:
@@ -304,7 +307,8 @@ class NLTHSearchAgent(Agent):
             return None
         if self._deadline is None:
             return self.config.seconds
-        return max(self._deadline - time.perf_counter(), 0.1 * self.config.seconds)
+        # The read-out of the strategies after the solve is reserved as the last one took.
+        return max(self._deadline - time.perf_counter() - self._readout, 0.1 * self.config.seconds)
 
     # -- the first round: the blueprint unless an opponent bets far off its sizes ---------------
     def _off_blueprint(self, state: NLTHState, player: int, action: int) -> bool:
@@ -482,10 +486,16 @@ class NLTHSearchAgent(Agent):
         started = time.perf_counter()
         while solver.iterations < self.config.iterations:
             # Flop iterations take milliseconds: the clock is read every 8 of them.
+            before = time.perf_counter()
             solver.run(min(8, self.config.iterations - solver.iterations) if sampled else 1)
-            if sampled and solver.full or budget is not None and time.perf_counter() - started >= budget:
+            elapsed, last = time.perf_counter() - started, time.perf_counter() - before
+            # Anytime: no iteration that would end past the budget is started (the last one's
+            # length predicts the next's; a turn iteration can take a few tenths of a second).
+            if sampled and solver.full or budget is not None and elapsed + last >= budget:
                 break
+        read = time.perf_counter()
         self.solved = _Solved(form, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
+        self._readout = time.perf_counter() - read
 
     def _leaf_values(self, leaves) -> LeafValues:
         """Where each leaf of the round's subgame enters the blueprint's tree (the blueprint
@@ -526,8 +536,10 @@ class NLTHSearchAgent(Agent):
         budget = self._budget()
         minutes = budget / 60 if budget is not None else None
         trainer.run(iterations=total, minutes=minutes)
+        read = time.perf_counter()
         offsets = trainer.node_offset.astype(np.int64)
         self.solved = _Solved(form, trainer.average_rows(), trainer.current_rows(), offsets, trainer.counters.iteration)
+        self._readout = time.perf_counter() - read
 
     def _path(self, state: NLTHState) -> tuple[int, ...]:
         """The subgame labels of the round's actions before ``state``."""
@@ -672,4 +684,10 @@ def make_search_agent(game: NLTHGame, seed: int, options: dict[str, str]) -> NLT
 
     store = options.pop("store", None)
     config = NLTHSearchConfig.from_options(options)  # bad options fail before the store is read
-    return NLTHSearchAgent(game, BlueprintAgent(game, seed, store), config, seed)
+    agent = NLTHSearchAgent(game, BlueprintAgent(game, seed, store), config, seed)
+    if game.num_players > 2 and 1 in config.streets:
+        # Multiway flops' leaves read the blueprint's continuation game (its whole tree: about
+        # 25 s for the `small` preset, 3 s for `tiny`): built with the agent, not inside the
+        # first decision that needs it, which has a few seconds.
+        continuation_game(agent.blueprint)
+    return agent
