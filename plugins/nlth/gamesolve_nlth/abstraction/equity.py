@@ -236,8 +236,8 @@ def turn_board_features(boards, t_turn, t_board, by_board, value_bucket, index, 
 
     ``t_turn`` = tables of the (2, 4) indexer, ``t_board`` = those of the (5,) board indexer
     (whose index is the row of ``by_board``, as filled by :func:`river_values_for_boards`).
-    Row ``b * 1128 + q`` of the outputs is the q-th hole pair (colex over the 48 cards off board
-    b): ``index`` its canonical turn index, or -1 if an earlier pair of the same board has the
+    Row ``b * 1128 + q`` of the outputs is the q-th hole pair (lexicographic over the 48 cards off
+    board b): ``index`` its canonical turn index, or -1 if an earlier pair of the same board has the
     same index (boards with suit symmetry reach a hand several times; such rows get no features);
     ``atoms[., :46]`` the river buckets of its 46 river cards and ``equity`` its mean river
     equity: what :func:`turn_features` computes for that index, up to the order of the atoms
