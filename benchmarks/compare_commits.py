@@ -18,6 +18,14 @@ times tabular CFR+ on the explicit tree instead of MCCFR.
 solves benchmarks/spot_speed.py's spot (the issue's heads-up acceptance spot) to its target in
 each tree, alternating, and prints solver seconds (wall and processor), iterations and the
 exploitability reached; the ratio is of the wall seconds.
+
+    python benchmarks/compare_commits.py --what abstraction [--preset tiny] [--threads 2] [--rounds 2] [--base REV]
+
+builds the card abstraction preset in each tree, alternating, each into its own temporary cache
+folder, and prints per build the stage seconds (wall), the process's CPU seconds and peak RSS and
+the load average; round 1 compiles the kernels (its figures include compilation). Then it checks
+that the two trees' last builds hold equal arrays and quality figures (exactly); the ratio is of
+the build's wall seconds.
 """
 
 from __future__ import annotations
@@ -98,6 +106,31 @@ print(json.dumps({"rate": 1.0 / row["solver_seconds"], **row}))
 """
 
 
+ABSTRACTION_PROBE = r"""
+import json, os, resource, sys, tempfile, time
+sys.meta_path = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+from gamesolve_nlth.abstraction.card_abstraction import build_card_abstraction
+from gamesolve_nlth.abstraction.presets import PRESETS
+ab = build_card_abstraction(PRESETS[sys.argv[1]], cache_dir=sys.argv[3], threads=int(sys.argv[2]), force=True)
+r = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"rate": 1.0 / ab.attrs["build_seconds"], "build_seconds": ab.attrs["build_seconds"],
+                  "stage_seconds": ab.attrs["stage_seconds"], "cpu_seconds": r.ru_utime + r.ru_stime,
+                  "peak_rss_gb": r.ru_maxrss / 2**20, "load_average": os.getloadavg()[0], "path": str(ab.path)}))
+"""
+
+
+def same_abstractions(a: str, b: str) -> list[str]:
+    """Names of the arrays and attributes that differ between two abstraction folders."""
+    import numpy as np
+    import zarr
+
+    ga, gb = zarr.open_group(a, mode="r"), zarr.open_group(b, mode="r")
+    names = sorted(set(ga.array_keys()) | set(gb.array_keys()))
+    differ = [n for n in names if n not in ga or n not in gb or not np.array_equal(ga[n][...], gb[n][...])
+              or ga[n].dtype != gb[n].dtype]  # fmt: skip
+    return differ + [k for k in ("quality", "num_buckets", "params", "hash") if ga.attrs[k] != gb.attrs[k]]
+
+
 def tree_path(tree: Path) -> str:
     return ":".join(str(tree / p) for p in (".", "plugins/kuhn", "plugins/leduc", "plugins/nlth", "plugins/liars_dice"))
 
@@ -117,8 +150,8 @@ def main() -> None:
     parser.add_argument("--preset", default="tiny", help="nlth's abstraction preset")
     parser.add_argument("--iterations", type=int, default=300_000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--what", choices=("mccfr", "tabular", "spot"), default="mccfr",
-                        help="MCCFR training, tabular CFR+ or the spot benchmark's solve")
+    parser.add_argument("--what", choices=("mccfr", "tabular", "spot", "abstraction"), default="mccfr",
+                        help="MCCFR training, tabular CFR+, the spot benchmark's solve or a card abstraction build")
     parser.add_argument("--street", choices=("river", "turn", "flop"), default="turn", help="--what spot: the street")
     parser.add_argument("--threads", type=int, default=None,
                         help="solver threads (--what spot: default 2; --what mccfr: default 1, rates per CPU second, else per wall second)")
@@ -129,8 +162,11 @@ def main() -> None:
         "mccfr": (PROBE, [args.preset, str(args.iterations), args.game, str(args.threads or 1)]),
         "tabular": (TABULAR_PROBE, [args.game, str(args.iterations)]),
         "spot": (SPOT_PROBE, [args.street, str(args.threads or 2)]),
+        "abstraction": (ABSTRACTION_PROBE, [args.preset, str(args.threads or 2)]),
     }[args.what]
     with tempfile.TemporaryDirectory() as tmp:
+        if args.what == "abstraction":
+            return compare_abstraction_builds(args, probe, probe_args, Path(tmp))
         base = Path(tmp) / "base"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), args.base], check=True, capture_output=True)
         try:
@@ -156,6 +192,32 @@ def main() -> None:
             print(f"\nmedian {what} ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)
+
+
+def compare_abstraction_builds(args, probe: str, probe_args: list[str], tmp: Path) -> None:
+    base = tmp / "base"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(base), args.base], check=True, capture_output=True)
+    try:
+        print("| round | tree | build s | river / turn / flop s | CPU s | peak RSS GB | load |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        ratios, paths = [], {}
+        for r in range(args.rounds):
+            rows = {}
+            for name, tree in ((args.base, base), ("this checkout", ROOT)):
+                cache = tmp / f"cache-{r}-{'base' if tree == base else 'this'}"
+                rows[name] = row = run_probe(tree, probe, [*probe_args, str(cache)])
+                paths[name] = row["path"]
+                st = row["stage_seconds"]
+                print(f"| {r + 1}{' (compiles)' if r == 0 else ''} | {name} | {row['build_seconds']:.1f} | "
+                      f"{st['river']:.1f} / {st['turn']:.1f} / {st['flop']:.1f} | {row['cpu_seconds']:.1f} | "
+                      f"{row['peak_rss_gb']:.2f} | {row['load_average']:.1f} |", flush=True)
+            if r > 0 or args.rounds == 1:
+                ratios.append(rows["this checkout"]["rate"] / rows[args.base]["rate"])
+        print(f"\nmedian speed ratio (1 / build seconds, this checkout / {args.base}): {statistics.median(ratios):.3f}")
+        differ = same_abstractions(paths[args.base], paths["this checkout"])
+        print("the two builds are identical (every array, quality figures)" if not differ else f"DIFFERENT: {differ}")
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)
 
 
 if __name__ == "__main__":

@@ -181,17 +181,20 @@ import json, numpy as np
 from gamesolve_nlth.abstraction import card_abstraction as ca
 turn_table = (np.arange(13_960_050) * 7919 % 8).astype(np.uint8)  # arbitrary tables: the same on both sides
 turn_equity = (np.arange(13_960_050) * 104729 % 1000 / 1000).astype(np.float32)
-values = (np.arange(123_156_254) * 7907 % 1981).astype(np.int16)
+by_board = np.random.default_rng(3).integers(0, 1981, (134_459, 1326), dtype=np.int16)  # river values by board
 value_bucket = (np.arange(1981) * 8 // 1981).astype(np.int64)
 gaps = np.full(7, 1 / 8)
 cdf = np.sort(np.random.default_rng(7).random((5, 7)), axis=1).astype(np.float32)
-chunks = [(0, 1500), (700_000, 701_500), (1_285_000, 1_286_792)]
+chunks = [(0, 1500), (700_000, 701_500), (1_285_000, 1_286_792)]  # flop hands
+board_chunks = [(0, 2), (8_000, 8_001), (16_430, 16_432)]  # 4-card boards (1,128 turn hands each)
 out = {}
 for where in (None, "ADDRESS"):
     cluster = ca.Cluster(where, 2)
     flop = list(cluster.map(ca.flop_features, chunks, turn_table=turn_table, turn_equity=turn_equity, turn_buckets=8))
-    turn = list(cluster.map(ca.turn_assignment, chunks, values=values, value_bucket=value_bucket, gaps=gaps, cdf=cdf))
-    out[str(where)] = [[a.tolist() for a in part[:3]] + [float(part[3].sum())] for part in flop] + [[t[0].tolist(), float(t[1].sum()), t[2]] for t in turn]
+    turn = list(cluster.map(ca.turn_assignment, board_chunks, by_board=by_board, value_bucket=value_bucket, gaps=gaps,
+                            cdf=cdf))
+    out[str(where)] = [[a.tolist() for a in part[:3]] + [float(part[3].sum())] for part in flop] + [
+        [t[0].tolist(), t[1].tolist(), float(t[2].sum()), t[3].tolist()] for t in turn]
 print(json.dumps(out["None"] == out["ADDRESS"]))
 """
 

@@ -116,6 +116,59 @@ def test_turn_equity_equals_equity_against_every_opponent_hand():
     assert equity[i] == pytest.approx((wins + ties / 2) / total, abs=1e-12)
 
 
+@pytest.fixture(scope="module")
+def turn_boards_and_river_values():
+    """Canonical 4-card boards (rainbow, two-tone, monotone, two pairs, quads, trips, and random
+    ones) and the river stage's two value tables, filled for every river board they reach."""
+    board_ix, river_ix = ca._indexer((4,)), ca._indexer((5,))
+    named = ["2c7d9hKs", "Ts9s8d2h", "AsKsQsJs", "7h7d2c2s", "AhAdAcAs", "5c5d5h9c"]
+    ids = [board_ix.index(parse_cards(b), round=0) for b in named]
+    ids += np.random.default_rng(11).choice(board_ix.size(0), 6, replace=False).tolist()
+    boards = board_ix.unindex_batch(np.array(ids), 0)
+    rivers = sorted({river_ix.index([*b.tolist(), c], round=0) for b in boards for c in range(52) if c not in b})
+    values = np.empty(CANONICAL_COUNTS[3], np.int16)  # only the hands on those river boards are written
+    rows = np.empty((len(rivers), eq.NUM_HOLE_PAIRS), np.int16)
+    eq.river_values_for_boards(river_ix.unindex_batch(np.array(rivers), 0), ca._indexer((2, 5)).tables[1], values, rows)
+    by_board = np.empty((river_ix.size(0), eq.NUM_HOLE_PAIRS), np.int16)
+    by_board[rivers] = rows
+    return boards, values, by_board
+
+
+def test_turn_board_features_equal_the_per_hand_features(turn_boards_and_river_values):
+    """The board-by-board kernel (suit renaming, one read per river card) gives every hand the
+    river values and equity of the per-hand kernel (one index_row per river card)."""
+    boards, values, by_board = turn_boards_and_river_values
+    t_turn = ca._indexer((2, 4)).tables[1]
+    value_bucket = np.arange(eq.RIVER_SCALE + 1, dtype=np.int64)  # identity: atoms are the river values
+    n = len(boards) * 1128
+    index, atoms, equity = np.empty(n, np.int64), np.empty((n, 46), np.int16), np.empty(n)
+    eq.turn_board_features(boards, t_turn, ca._indexer((5,)).tables[0], by_board, value_bucket, index, atoms, equity)
+    kept = np.flatnonzero(index >= 0)
+    want_atoms, want_equity = np.empty((len(kept), 46), np.int16), np.empty(len(kept))
+    eq.turn_features(index[kept], t_turn, ca._indexer((2, 5)).tables[1], values, value_bucket, want_atoms, want_equity)
+    # the same multiset per hand (the river cards come in another order when the canonical hand
+    # names the suits differently): what the histograms, their only consumer, depend on
+    assert np.array_equal(np.sort(atoms[kept], axis=1), np.sort(want_atoms, axis=1))
+    assert np.array_equal(equity[kept], want_equity)
+
+
+def test_turn_board_features_give_each_hand_on_a_board_once(turn_boards_and_river_values):
+    boards, _, by_board = turn_boards_and_river_values
+    turn_ix = ca._indexer((2, 4))
+    n = len(boards) * 1128
+    index = np.empty(n, np.int64)
+    eq.turn_board_features(boards, turn_ix.tables[1], ca._indexer((5,)).tables[0], by_board,
+                           np.arange(eq.RIVER_SCALE + 1, dtype=np.int64), index, np.empty((n, 46), np.int16),
+                           np.empty(n))  # fmt: skip
+    for b, board in enumerate(boards.tolist()):
+        off = [c for c in range(52) if c not in board]
+        hands = [[off[x], off[y], *board] for x in range(48) for y in range(x + 1, 48)]
+        kept = index[b * 1128 : (b + 1) * 1128]
+        kept = kept[kept >= 0]
+        assert sorted(kept.tolist()) == sorted(set(turn_ix.index_batch(np.array(hands), round=1).tolist()))
+    assert (index[4 * 1128 : 5 * 1128] >= 0).sum() < 1128 / 4  # AhAdAcAs: hands repeat under suit swaps
+
+
 # ----------------------------------------------------------------------------------------------
 # EMD
 # ----------------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from .kmeans import kmeans_1d, kmeans_emd, kmeans_l1, sparse_means
 from .presets import ALGORITHM_VERSION, CANONICAL_COUNTS, ROUND_NAMES, CardAbstractionParams
 
 CHUNK = 1 << 19  # canonical hands per kernel call between progress updates
+TURN_BOARDS = 448  # 4-card boards per turn assignment chunk (~500,000 hands, like CHUNK)
 
 
 class _NoProgress:
@@ -263,6 +264,7 @@ def _build(params: CardAbstractionParams, threads: int | None, progress, path: P
 
     t0 = time.perf_counter()
     turn = turn_stage(params, river, progress, cluster)
+    river.by_board = None  # 357 MB only the turn stage reads
     stages["turn"] = time.perf_counter() - t0
     quality["turn"] = turn.quality
     progress.note(f"turn: {turn.k} buckets, {stages['turn']:.1f} s")
@@ -316,10 +318,11 @@ def river_stage(params: CardAbstractionParams, progress) -> _Stage:
     boards_ix = _indexer((5,))
     boards = boards_ix.unindex_batch(np.arange(boards_ix.size(0)), 0)
     values = np.full(CANONICAL_COUNTS[3], -1, np.int16)
+    by_board = np.empty((len(boards), eq.NUM_HOLE_PAIRS), np.int16)  # 357 MB, for the turn stage
     progress.start(len(boards), "boards", "river equity")
     step = 4096
     for lo in range(0, len(boards), step):
-        eq.river_values_for_boards(boards[lo : lo + step], t_river, values)
+        eq.river_values_for_boards(boards[lo : lo + step], t_river, values, by_board[lo : lo + step])
         progress.advance(min(step, len(boards) - lo))
     counts = eq.river_value_counts(values, eq.RIVER_SCALE + 1)
     if counts.sum() != CANONICAL_COUNTS[3]:
@@ -337,7 +340,8 @@ def river_stage(params: CardAbstractionParams, progress) -> _Stage:
         "equity_std": within_bucket_std(value_bucket, equity, kr, counts),
         "percentile_equity_std": within_bucket_std(pct_value_bucket, equity, kr, counts),
     }
-    return _Stage(k=kr, values=values, value_bucket=value_bucket, centroids=centroids, table=table, quality=quality)
+    return _Stage(k=kr, values=values, by_board=by_board, value_bucket=value_bucket, centroids=centroids, table=table,
+                  quality=quality)
 
 
 def turn_stage(params: CardAbstractionParams, river: _Stage, progress, cluster: Cluster = Cluster()) -> _Stage:
@@ -375,18 +379,29 @@ def turn_stage(params: CardAbstractionParams, river: _Stage, progress, cluster: 
     # centroids as histograms over river buckets (the CDF centroids divided by the gaps)
     cum = np.hstack([cdf.astype(np.float64) / gaps, np.ones((kt, 1))])
     centroids = np.diff(np.hstack([np.zeros((kt, 1)), cum]), axis=1)
-    # assign every canonical turn hand
+    # assign every canonical turn hand, 4-card board by board (see eq.turn_board_features)
     table = np.empty(n_turn, _bucket_dtype(kt))
     equity = np.empty(n_turn, np.float32)
-    emd_sum = 0.0
+    dist = np.empty(n_turn, np.float32)
+    reached = np.zeros(n_turn, bool)
     progress.start(n_turn, "hands", "turn assignment")
-    chunks = [(lo, min(n_turn, lo + CHUNK)) for lo in range(0, n_turn, CHUNK)]
-    results = cluster.map(turn_assignment, chunks, values=river.values, value_bucket=river.value_bucket, gaps=gaps, cdf=cdf)
-    for (lo, hi), (lab, e, emd) in zip(chunks, results):
-        table[lo:hi] = lab
-        equity[lo:hi] = e
-        emd_sum += emd
-        progress.advance(hi - lo)
+    n_boards = _indexer((4,)).size(0)
+    chunks = [(lo, min(n_boards, lo + TURN_BOARDS)) for lo in range(0, n_boards, TURN_BOARDS)]
+    results = cluster.map(turn_assignment, chunks, by_board=river.by_board, value_bucket=river.value_bucket, gaps=gaps,
+                          cdf=cdf)  # fmt: skip
+    for idx, lab, e, d in results:
+        if reached[idx].any():
+            raise RuntimeError("turn assignment: a canonical turn hand was reached from two boards")
+        reached[idx] = True
+        table[idx] = lab
+        equity[idx] = e
+        dist[idx] = d
+        progress.advance(len(idx))
+    if not reached.all():
+        raise RuntimeError("turn assignment: some canonical turn hands were not reached")
+    emd_sum = 0.0
+    for lo in range(0, n_turn, CHUNK):  # summed in fixed index blocks: the same float whatever the chunks
+        emd_sum += float(dist[lo : lo + CHUNK].sum(dtype=np.float64))
     labels = table.astype(np.int64)
     e64 = equity.astype(np.float64)
     quality = {
@@ -403,17 +418,22 @@ def turn_stage(params: CardAbstractionParams, river: _Stage, progress, cluster: 
     return _Stage(k=kt, cdf=cdf, centroids=centroids, table=table, equity=equity, quality=quality)
 
 
-def turn_assignment(bounds, values, value_bucket, gaps, cdf):
-    """Turn hands ``bounds[0] .. bounds[1] - 1``: their buckets (nearest CDF centroid), their
-    equities and the sum of their distances to the centroid (a chunk of :func:`turn_stage`)."""
-    idx = np.arange(bounds[0], bounds[1], dtype=np.int64)
-    a = np.empty((len(idx), 46), np.int16)
-    e = np.empty(len(idx))
-    eq.turn_features(idx, _indexer((2, 4)).tables[1], _indexer((2, 5)).tables[1], values, value_bucket, a, e)
-    lab = np.empty(len(idx), np.int64)
-    d = np.empty(len(idx), np.float32)
-    assign_l1(cdf_features(a, len(gaps) + 1, gaps), cdf, lab, d)
-    return lab, e, float(d.sum(dtype=np.float64))
+def turn_assignment(bounds, by_board, value_bucket, gaps, cdf):
+    """Turn hands on the canonical 4-card boards ``bounds[0] .. bounds[1] - 1``: their canonical
+    indices (each once), buckets (nearest CDF centroid), equities and distances to the centroid
+    (a chunk of :func:`turn_stage`; ``by_board`` as filled by the river stage)."""
+    boards = _indexer((4,)).unindex_batch(np.arange(bounds[0], bounds[1]), 0)
+    n = len(boards) * 1128
+    index = np.empty(n, np.int64)
+    atoms = np.empty((n, 46), np.int16)
+    equity = np.empty(n)
+    eq.turn_board_features(boards, _indexer((2, 4)).tables[1], _indexer((5,)).tables[0], by_board, value_bucket, index,
+                           atoms, equity)  # fmt: skip
+    keep = np.flatnonzero(index >= 0)
+    lab = np.empty(len(keep), np.int64)
+    d = np.empty(len(keep), np.float32)
+    assign_l1(cdf_features(atoms[keep], len(gaps) + 1, gaps), cdf, lab, d)
+    return index[keep], lab, equity[keep], d
 
 
 def flop_features(bounds, turn_table, turn_equity, turn_buckets):

@@ -112,13 +112,42 @@ def board_values(board):
     return h0, h1, out
 
 
+@njit(cache=True, inline="always")
+def _suit_normalizer(cards, n, perm):
+    """Fill ``perm[4]`` with a suit permutation taking ``cards[:n]`` (a board) to its normal form.
+
+    Suits are renamed in order of decreasing rank mask (ties by suit), so two suit-isomorphic
+    boards have the same normal form card for card. Suits with equal masks are interchangeable
+    on the board, which is why any tie order gives the same values for every hole pair.
+    """
+    mask = np.zeros(4, np.int64)
+    for k in range(n):
+        mask[cards[k] & 3] |= np.int64(1) << (cards[k] >> 2)
+    order = np.arange(4)
+    for i in range(1, 4):  # insertion sort of 4 suits, stable: ties keep suit order
+        j = i
+        while j > 0 and mask[order[j - 1]] < mask[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+    for p in range(4):
+        perm[order[p]] = p
+
+
+@njit(cache=True, inline="always")
+def _renamed(card, perm):
+    return (card & ~3) | perm[card & 3]
+
+
 @njit(cache=True, parallel=True)
-def river_values_for_boards(boards, t_river, out):
+def river_values_for_boards(boards, t_river, out, by_board):
     """For each board row of ``boards`` (int8[nb, 5]), write the equity value of every hole
-    pair into ``out[index(hole + board)]`` (``t_river`` = tables of the (2, 5) indexer).
+    pair into ``out[index(hole + board)]`` (``t_river`` = tables of the (2, 5) indexer), and
+    into ``by_board[row, pair]`` with the pair's suits renamed as the board's normal form
+    (:func:`_suit_normalizer`; 1,326 colex pair slots per board, those clashing with it unset).
 
     Boards that are suit-isomorphic write identical values to identical indices, so running
-    over the canonical 5-card boards covers every canonical river hand.
+    over the canonical 5-card boards covers every canonical river hand. ``by_board`` lets the
+    turn stage read all of a board's values without one ``index_row`` per hand.
     """
     nb = boards.shape[0]
     for bi in prange(nb):
@@ -132,6 +161,8 @@ def river_values_for_boards(boards, t_river, out):
         for k in range(5):
             board[k] = boards[bi, k]
         n = _board_values(board, h0, h1, vals, rank, cb, cg)
+        perm = np.empty(4, np.int64)
+        _suit_normalizer(board, 5, perm)
         row = np.empty((1, 7), np.int64)
         scratch = np.empty(4, np.int64)
         for k in range(5):
@@ -140,6 +171,7 @@ def river_values_for_boards(boards, t_river, out):
             row[0, 0] = h0[p]
             row[0, 1] = h1[p]
             out[index_row(row, 0, t_river, scratch)] = vals[p]
+            by_board[bi, _pair_index(_renamed(h0[p], perm), _renamed(h1[p], perm))] = vals[p]
 
 
 @njit(cache=True, parallel=True)
@@ -196,6 +228,88 @@ def turn_features(indices, t_turn, t_river, river_values, value_bucket, atoms, e
             atoms[i, m] = value_bucket[v]
             m += 1
         equity[i] = total / (46.0 * 1980.0)
+
+
+@njit(cache=True, parallel=True)
+def turn_board_features(boards, t_turn, t_board, by_board, value_bucket, index, atoms, equity):
+    """Features of every turn hand on the 4-card boards ``boards`` (int8[nb, 4]).
+
+    ``t_turn`` = tables of the (2, 4) indexer, ``t_board`` = those of the (5,) board indexer
+    (whose index is the row of ``by_board``, as filled by :func:`river_values_for_boards`).
+    Row ``b * 1128 + q`` of the outputs is the q-th hole pair (lexicographic over the 48 cards off
+    board b): ``index`` its canonical turn index, or -1 if an earlier pair of the same board has the
+    same index (boards with suit symmetry reach a hand several times; such rows get no features);
+    ``atoms[., :46]`` the river buckets of its 46 river cards and ``equity`` its mean river
+    equity: what :func:`turn_features` computes for that index, up to the order of the atoms
+    (the river cards are taken in card order on this board, whose suits may be named otherwise
+    than in the canonical hand; histograms of the atoms are the same).
+
+    Why per board: one ``index_row`` per (board, river card) finds the river board's row and a
+    suit renaming, after which each hole pair's river value is a read in a 2.6 kB row (the 48
+    rows of a board stay in cache) instead of an ``index_row`` per (hand, river card).
+    """
+    nb = boards.shape[0]
+    for b in prange(nb):
+        used = np.int64(0)
+        for k in range(4):
+            used |= np.int64(1) << boards[b, k]
+        off = np.empty(48, np.int64)
+        n_off = 0
+        for c in range(52):
+            if not (used >> c) & 1:
+                off[n_off] = c
+                n_off += 1
+        # per river card: the river board's row of by_board and its suit renaming
+        board5 = np.empty((1, 5), np.int64)
+        for k in range(4):
+            board5[0, k] = boards[b, k]
+        scratch = np.empty(4, np.int64)
+        river_row = np.empty(52, np.int64)
+        perms = np.empty((52, 4), np.int64)
+        for r in range(48):
+            c = off[r]
+            board5[0, 4] = c
+            river_row[c] = index_row(board5, 0, t_board, scratch)
+            _suit_normalizer(board5[0], 5, perms[c])
+        hand = np.empty((1, 6), np.int64)
+        for k in range(4):
+            hand[0, 2 + k] = boards[b, k]
+        base = b * 1128
+        q = 0
+        for x in range(48):
+            for y in range(x + 1, 48):
+                hand[0, 0] = off[x]
+                hand[0, 1] = off[y]
+                index[base + q] = index_row(hand, 0, t_turn, scratch)
+                q += 1
+        # keep the first pair of each index (order the board's indices, blank repeats): over
+        # the 16,432 canonical boards 18.5 M pairs reach 13.96 M hands, repeats are skipped below
+        order = np.argsort(index[base : base + 1128], kind="mergesort")
+        prev = index[base + order[0]]
+        for k in range(1, 1128):
+            cur = index[base + order[k]]
+            if cur == prev:
+                index[base + order[k]] = -1
+            prev = cur
+        q = 0
+        for x in range(48):
+            for y in range(x + 1, 48):
+                if index[base + q] >= 0:
+                    h0 = off[x]
+                    h1 = off[y]
+                    total = 0
+                    m = 0
+                    for r in range(48):
+                        if r == x or r == y:
+                            continue
+                        c = off[r]
+                        p = perms[c]
+                        v = by_board[river_row[c], _pair_index(_renamed(h0, p), _renamed(h1, p))]
+                        total += v
+                        atoms[base + q, m] = value_bucket[v]
+                        m += 1
+                    equity[base + q] = total / (46.0 * 1980.0)
+                q += 1
 
 
 @njit(cache=True, parallel=True)
