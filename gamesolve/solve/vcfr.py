@@ -276,11 +276,16 @@ class VectorCFR:
         s = len(self.states)
         table = self.tables.avg if which == "average" else self.tables.regrets
         base = self.tables.row_offset[owner]
-        rows = table[base : base + s * n_act].reshape(n_act, s).T.astype(np.float64)
-        positive = np.maximum(rows, 0.0)
-        total = positive.sum(axis=1, keepdims=True)
+        positive = np.maximum(table[base : base + s * n_act].reshape(n_act, s).T.astype(np.float64), 0.0)
+        # The operations of the kernels' regret matching, in their order (a sum over actions in
+        # turn, then times the reciprocal): the same bits as the rows of current_rows and
+        # average_rows.
+        total = np.zeros(s)
+        for a in range(n_act):
+            total += positive[:, a]
+        scale = np.divide(1.0, total, out=np.zeros(s), where=total > 0.0)
         out = np.full((self.num_states, n_act), 1.0 / n_act)
-        out[self.states] = np.divide(positive, total, out=np.full_like(positive, 1.0 / n_act), where=total > 0)
+        out[self.states] = np.where(total[:, None] > 0.0, positive * scale[:, None], 1.0 / n_act)
         if which != "average":
             for slot, prob in zip(self._fixed.table_slots, self._fixed.probs):
                 if base <= slot < base + s * n_act:

@@ -217,3 +217,23 @@ def test_exploitability_checks_come_every_check_every_iterations_until_two_predi
     # Close to the target, or not improving: every check_every iterations.
     assert iterations_to_check([(190, 0.333), (200, 0.303)], 0.3, 10) == 10
     assert iterations_to_check([(190, 0.33), (200, 0.34)], 0.3, 10) == 10
+
+
+@pytest.mark.parametrize("which", ["average", "current"])
+def test_node_strategy_is_the_public_rows_to_the_bit_at_every_decision(which):
+    # The search agent reads single nodes (node_strategy) instead of expanding every row.
+    spot = river_spot()
+    r = parse_range(RANGE)
+    form = build_spot(spot)
+    reach = spot_ranges(spot, r, r)
+    held = int(np.flatnonzero(reach[0])[0])  # a hand whose root row is frozen (current rows re-impose it)
+    frozen = {(0, held): np.eye(form.num_actions[0])[-1]}
+    solver = VectorCFR(form, TABULAR_ALGORITHMS["dcfr"], root_reach=reach, dtype=np.float32, frozen=frozen)
+    solver.run(20)
+    rows = solver.average_rows() if which == "average" else solver.current_rows()
+    decisions = [node for node in range(form.num_nodes) if solver.row_offset[node] >= 0]
+    assert len(decisions) > 3
+    for node in decisions:
+        n_act = form.num_actions[node]
+        expected = rows[solver.row_offset[node] : solver.row_offset[node] + NUM_HANDS * n_act].reshape(NUM_HANDS, n_act)
+        assert np.array_equal(solver.node_strategy(node, which), expected), node

@@ -188,10 +188,14 @@ class _Solved:
     """A solved round: the subgame and the strategies."""
 
     form: object
-    average: np.ndarray
-    current: np.ndarray
+    average: np.ndarray | None
+    current: np.ndarray | None
     row_offset: np.ndarray
     iterations: int
+    #: a vector CFR solver whose nodes are read one at a time (``average`` and ``current`` are
+    #: None): expanding every row of a turn subgame takes 0.2-0.8 s of a decision's budget, and
+    #: a decision reads a handful of nodes
+    solver: VectorCFR | None = None
 
     def rows(self, node: int, which: str) -> np.ndarray | None:
         """``[1326, actions]`` the strategy at ``node``; None where the solver never reached
@@ -200,6 +204,8 @@ class _Solved:
         base = int(self.row_offset[self.form.row_owner[node]])
         if base < 0:
             return None
+        if self.solver is not None:
+            return self.solver.node_strategy(node, which)
         rows = self.average if which == "average" else self.current
         return np.asarray(rows[base : base + NUM_HANDS * n_act], dtype=np.float64).reshape(NUM_HANDS, n_act)
 
@@ -248,7 +254,9 @@ class NLTHSearchAgent(Agent):
         self._round_spot = None
         self.busy = 0.0
         self._deadline: float | None = None  # when the current decision's time budget ends
-        self._readout = 0.0  # seconds the last solve took to read its strategies out (reserved)
+        # Seconds per subgame node the last solve of each kind took to read its strategies
+        # out (a decision's budget reserves it: about 0.3 s on a six-player turn).
+        self._readout: dict[str, float] = {}
         self.preflop_root = False  # the first round searches from an off-tree raise
         self._seen: NLTHState | None = None  # the state after the last transition observed
         self._played: dict[tuple[int, ...], tuple[list[int], np.ndarray] | None] = {}  # history -> exposure
@@ -299,16 +307,16 @@ class NLTHSearchAgent(Agent):
     def last_searched(self) -> bool:
         return bool(self.decisions) and self.decisions[-1].searched
 
-    def _budget(self) -> float | None:
+    def _budget(self, reserve: float = 0.0) -> float | None:
         """Seconds a solve may take: None without a budget; the rest of the current
-        decision's budget when a decision asks for the solve (at least a tenth of it, so that
-        the solver runs at all), the whole budget otherwise (a re-solve between decisions)."""
+        decision's budget less ``reserve`` (the read-out that follows the solve) when a decision
+        asks for the solve (at least a tenth of the budget, so that the solver runs at all), the
+        whole budget otherwise (a re-solve between decisions)."""
         if self.config.seconds <= 0:
             return None
         if self._deadline is None:
             return self.config.seconds
-        # The read-out of the strategies after the solve is reserved as the last one took.
-        return max(self._deadline - time.perf_counter() - self._readout, 0.1 * self.config.seconds)
+        return max(self._deadline - time.perf_counter() - reserve, 0.1 * self.config.seconds)
 
     # -- the first round: the blueprint unless an opponent bets far off its sizes ---------------
     def _off_blueprint(self, state: NLTHState, player: int, action: int) -> bool:
@@ -482,7 +490,8 @@ class NLTHSearchAgent(Agent):
             )  # fmt: skip
         else:
             solver = VectorCFR(form, config, root_reach=reach, frozen=frozen, threads=self.config.threads)
-        budget = self._budget()
+        kind = "sampled" if sampled else "vector"
+        budget = self._budget(self._readout.get(kind, 0.0) * form.num_nodes)
         started = time.perf_counter()
         while solver.iterations < self.config.iterations:
             # Flop iterations take milliseconds: the clock is read every 8 of them.
@@ -494,8 +503,11 @@ class NLTHSearchAgent(Agent):
             if sampled and solver.full or budget is not None and elapsed + last >= budget:
                 break
         read = time.perf_counter()
-        self.solved = _Solved(form, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
-        self._readout = time.perf_counter() - read
+        if sampled:
+            self.solved = _Solved(form, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
+        else:
+            self.solved = _Solved(form, None, None, solver.row_offset, solver.iterations, solver)
+        self._readout[kind] = (time.perf_counter() - read) / form.num_nodes
 
     def _leaf_values(self, leaves) -> LeafValues:
         """Where each leaf of the round's subgame enters the blueprint's tree (the blueprint
@@ -533,13 +545,13 @@ class NLTHSearchAgent(Agent):
         )  # fmt: skip
         trainer = MCCFRTrainer(form, config, seed=int(self.rng.integers(2**31)), threads=self.config.threads,
                                frozen=self._frozen_rows(form))  # fmt: skip
-        budget = self._budget()
+        budget = self._budget(self._readout.get("mccfr", 0.0) * form.num_nodes)
         minutes = budget / 60 if budget is not None else None
         trainer.run(iterations=total, minutes=minutes)
         read = time.perf_counter()
         offsets = trainer.node_offset.astype(np.int64)
         self.solved = _Solved(form, trainer.average_rows(), trainer.current_rows(), offsets, trainer.counters.iteration)
-        self._readout = time.perf_counter() - read
+        self._readout["mccfr"] = (time.perf_counter() - read) / form.num_nodes
 
     def _path(self, state: NLTHState) -> tuple[int, ...]:
         """The subgame labels of the round's actions before ``state``."""
