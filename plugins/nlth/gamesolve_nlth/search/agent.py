@@ -255,7 +255,8 @@ class NLTHSearchAgent(Agent):
         self.busy = 0.0
         self._deadline: float | None = None  # when the current decision's time budget ends
         # Seconds per subgame node the last solve of each kind took to read its strategies
-        # out (a decision's budget reserves it: about 0.3 s on a six-player turn).
+        # out, which a decision's budget reserves (sampled flop and MCCFR solves; a vector CFR
+        # solve is read node by node when asked, about nothing).
         self._readout: dict[str, float] = {}
         self.preflop_root = False  # the first round searches from an off-tree raise
         self._seen: NLTHState | None = None  # the state after the last transition observed
