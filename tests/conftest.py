@@ -27,11 +27,17 @@ EXAMPLE_PLUGIN = Path(__file__).parent / "plugins" / "biased_rps.py"
 os.environ.setdefault("GAMESOLVE_FSYNC", "0")
 
 
+#: Stores the background builder trains (tests/shared_builds.py) for minutes on a clean machine.
+_TRAINED = {FIXTURES[name] for name in ("nlth-hu-blueprint", "nlth-trained", "play-tiny-blueprint")}
+
+
 def pytest_collection_modifyitems(config, items):
-    """Run tests/search first. Its tests are few and long (exact range-vs-enumeration checks,
-    tens of seconds each); last in the alphabetical order, they ended a two-worker run on one
-    worker while the other had nothing left to do."""
-    items.sort(key=lambda item: 0 if item.path.parent.name == "search" else 1)
+    """Run tests/search first and the tests that read a trained store last. The search tests
+    are few and long (exact range-vs-enumeration checks, tens of seconds each); last in the
+    alphabetical order, they ended a two-worker run on one worker while the other had nothing
+    left to do. A test that reads a trained store waits for the background build: later in
+    the run it finds the store ready instead of keeping a worker idle (up to two minutes)."""
+    items.sort(key=lambda item: 0 if item.path.parent.name == "search" else 2 if _TRAINED & set(item.fixturenames) else 1)
 
 
 @pytest.fixture(scope="session")
