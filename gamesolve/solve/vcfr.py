@@ -276,16 +276,12 @@ class VectorCFR:
         s = len(self.states)
         table = self.tables.avg if which == "average" else self.tables.regrets
         base = self.tables.row_offset[owner]
-        positive = np.maximum(table[base : base + s * n_act].reshape(n_act, s).T.astype(np.float64), 0.0)
-        # The operations of the kernels' regret matching, in their order (a sum over actions in
-        # turn, then times the reciprocal): the same bits as the rows of current_rows and
-        # average_rows.
-        total = np.zeros(s)
-        for a in range(n_act):
-            total += positive[:, a]
-        scale = np.divide(1.0, total, out=np.zeros(s), where=total > 0.0)
+        # The kernels' own regret matching of a node block: the same bits as the rows of
+        # current_rows and average_rows.
+        kept = np.empty((n_act, s))
+        K._node_strategy(table, np.int64(base), np.int64(n_act), np.int64(s), kept, np.empty(s))
         out = np.full((self.num_states, n_act), 1.0 / n_act)
-        out[self.states] = np.where(total[:, None] > 0.0, positive * scale[:, None], 1.0 / n_act)
+        out[self.states] = kept.T
         if which != "average":
             for slot, prob in zip(self._fixed.table_slots, self._fixed.probs):
                 if base <= slot < base + s * n_act:

@@ -491,8 +491,7 @@ class NLTHSearchAgent(Agent):
             )  # fmt: skip
         else:
             solver = VectorCFR(form, config, root_reach=reach, frozen=frozen, threads=self.config.threads)
-        kind = "sampled" if sampled else "vector"
-        budget = self._budget(self._readout.get(kind, 0.0) * form.num_nodes)
+        budget = self._budget(self._readout.get("sampled", 0.0) * form.num_nodes if sampled else 0.0)
         started = time.perf_counter()
         while solver.iterations < self.config.iterations:
             # Flop iterations take milliseconds: the clock is read every 8 of them.
@@ -503,12 +502,12 @@ class NLTHSearchAgent(Agent):
             # length predicts the next's; a turn iteration can take a few tenths of a second).
             if sampled and solver.full or budget is not None and elapsed + last >= budget:
                 break
-        read = time.perf_counter()
         if sampled:
+            read = time.perf_counter()
             self.solved = _Solved(form, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)
+            self._readout["sampled"] = (time.perf_counter() - read) / form.num_nodes
         else:
             self.solved = _Solved(form, None, None, solver.row_offset, solver.iterations, solver)
-        self._readout[kind] = (time.perf_counter() - read) / form.num_nodes
 
     def _leaf_values(self, leaves) -> LeafValues:
         """Where each leaf of the round's subgame enters the blueprint's tree (the blueprint
