@@ -172,7 +172,7 @@ def main() -> None:
         try:
             ratios = []
             if args.what == "spot":
-                print(f"| round | tree | iterations | solver s | CPU s | exploitability (% pot) | load |")
+                print("| round | tree | iterations | solver s | CPU s | exploitability (% pot) | load |")
                 print("|---|---|---:|---:|---:|---:|---:|")
             else:
                 unit = "it/CPU s" if args.what != "mccfr" or (args.threads or 1) == 1 else "it/s"

@@ -175,7 +175,7 @@ def solver(args):
                 vcfr.run(target - vcfr.iterations)
             nash_conv = sum(vcfr.exploitability()[1])
             line.append(f"{vcfr.iterations}: {100 * nash_conv / pot:.3f}%")
-        print(f"    NashConv in % of the pot after " + ", ".join(line))
+        print("    NashConv in % of the pot after " + ", ".join(line))
 
 
 def main():

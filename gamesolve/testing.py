@@ -87,7 +87,7 @@ def check_game_conformance(
     max_nodes: int = 200_000,
     random_walks: int = 200,
     seed: int = 0,
-    zero_sum: bool = True,
+    zero_sum: bool | None = None,
     action_sampler: Callable[[list[int], random.Random], int] | None = None,
 ) -> dict[str, int]:
     """Check ``game`` against the contract; return counts of what was checked.
@@ -95,7 +95,10 @@ def check_game_conformance(
     Walks the whole tree if it has at most ``max_nodes`` nodes (then also compiles it and
     checks perfect recall and infoset consistency); otherwise plays ``random_walks``
     seeded random histories, choosing actions with ``action_sampler`` (uniform by default).
+    ``zero_sum`` (default: the game's :attr:`~gamesolve.game.state.Game.zero_sum`): every
+    terminal's returns must sum to zero.
     """
+    zero_sum = game.zero_sum if zero_sum is None else zero_sum
     root = game.new_initial_state()
     checked = 0
     stack = [(root, [])]

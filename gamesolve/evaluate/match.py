@@ -32,6 +32,7 @@ of deals give exactly the single-process result.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import random
 import time
@@ -70,7 +71,8 @@ class AgentResult:
     """One agent's results: per-hand win rate in ``unit``, its standard error, p-value;
     ``aivat`` (with ``--aivat``, for agents that expose their strategy): the AIVAT-corrected
     ``win_rate``, ``stderr``, ``p_value`` and ``variance_reduction`` (raw variance / AIVAT
-    variance of the per-deal samples)."""
+    variance of the per-deal samples); ``complement`` True for the one agent of a zero-sum
+    match that does not expose its strategy while all the others do (minus their sum)."""
 
     name: str
     win_rate: float
@@ -134,7 +136,8 @@ class MatchResult:
             for a in corrected:
                 v = a.aivat
                 lines.append(f"{a.name:<24} {v['win_rate']:>+12.2f} {v['stderr']:>10.2f} {v['p_value']:>8.4f} "
-                             f"{'/' + format(v['variance_reduction'], '.1f'):>10}")
+                             f"{'/' + format(v['variance_reduction'], '.1f'):>10}"
+                             + ("  (minus the others' AIVAT sum: zero-sum)" if v.get("complement") else ""))
         return lines
 
 
@@ -276,7 +279,8 @@ def play_match(
         workers, each rebuilding the table from ``spec``
         (:class:`gamesolve.evaluate.match_ray.TableSpec`); the same result again.
     :param aivat: also report AIVAT-corrected win rates for the agents that expose their
-        strategy (:mod:`gamesolve.evaluate.aivat`); ``plugins`` (the plugin manager) lets a
+        strategy (:mod:`gamesolve.evaluate.aivat`), and, in a zero-sum game, for the one agent
+        that does not when all the others do (minus the sum of their estimates); ``plugins`` (the plugin manager) lets a
         game's plugin supply a faster estimator; ``aivat_values`` names the value function
         when the plugin offers several (None: its default).
     """
@@ -320,18 +324,40 @@ def play_match(
     records = [r for part in played for r in part[2]]
     corrected = [row for part in played for row in part[3]]
     decisions = [[d for part in played for d in part[4][i]] for i in range(p)]
+    complement = _complement_agent(game, estimators, per_deal)
     results = []
     for i in range(p):
         wr = win_rate([row[i] * scale for row in per_deal])
         extra = None
-        if estimators is not None and estimators[i] is not None:
-            av = win_rate([row[i] * scale for row in corrected])
+        if estimators is not None and (estimators[i] is not None or i == complement):
+            if i == complement:  # zero-sum: its winnings are minus the others', estimate by estimate
+                av = win_rate([-sum(row[j] for j in range(p) if j != i) * scale for row in corrected])
+                values = "zero-sum complement: minus the sum of the other agents' AIVAT estimates"
+            else:
+                av = win_rate([row[i] * scale for row in corrected])
+                values = getattr(estimators[i], "description", "")
             reduction = (wr.stderr / av.stderr) ** 2 if av.stderr > 0 else float("inf")
             extra = {"win_rate": av.mean, "stderr": av.stderr, "p_value": av.p_value, "variance_reduction": reduction,
-                     "values": getattr(estimators[i], "description", "")}
+                     "values": values, "complement": i == complement}
         results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p, extra,
                                    latency_summary(decisions[i])))  # fmt: skip
     return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records)
+
+
+def _complement_agent(game: Game, estimators, per_deal: Sequence[Sequence[float]]) -> int | None:
+    """The one agent without an AIVAT estimator when every other agent has one, in a zero-sum
+    game (every deal's results summing to zero, as checked here too): its corrected win rate is
+    then minus the sum of the others' AIVAT estimates, unbiased because theirs are (a search
+    agent, whose strategy over its other hands is only modelled, at a table of blueprints).
+    None otherwise."""
+    if estimators is None or not game.zero_sum:
+        return None
+    missing = [i for i, e in enumerate(estimators) if e is None]
+    if len(missing) != 1:
+        return None
+    if any(abs(math.fsum(row)) > 1e-9 * max(1.0, max(abs(x) for x in row)) for row in per_deal):
+        return None
+    return missing[0]
 
 
 @attrs.frozen(eq=False)

@@ -88,6 +88,10 @@ class Game(abc.ABC):
 
     #: registry name, e.g. ``"kuhn"``
     name: str = ""
+    #: every terminal's returns sum to zero (poker without rake), as the solvers' best responses
+    #: assume and :func:`gamesolve.testing.check_game_conformance` checks; a game that is not
+    #: says False. A match reports an agent's AIVAT win rate as minus the others' sum only then.
+    zero_sum: bool = True
 
     def __init__(self, num_players: int, params: Mapping[str, Any] | None = None):
         self.num_players = int(num_players)

@@ -109,6 +109,7 @@ class OpenSpielGame(Game):
         self.short_name = short_name
         self.name = PREFIX + short_name
         self.simultaneous = os_game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+        self.zero_sum = os_game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
         self.os_game = pyspiel.convert_to_turn_based(os_game) if self.simultaneous else os_game
         super().__init__(self.os_game.num_players(), params)
 

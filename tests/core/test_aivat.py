@@ -9,6 +9,7 @@ import pytest
 
 import gamesolve_kuhn.plugin
 import gamesolve_leduc.plugin
+from gamesolve.agents import Agent
 from gamesolve.evaluate.aivat import AivatError, HandLog, TreeValues, WorldAIVAT, estimator_for, profile_slots
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.evaluate.exposure import exposure_of
@@ -184,10 +185,71 @@ def test_match_reports_aivat_beside_the_raw_win_rate(leduc2_tree, leduc_host):
     agents = [PolicyPlayer(TabularPolicy.from_slots(leduc2_tree, cfr_policy(leduc2_tree, 50))), PolicyPlayer(TabularPolicy.from_slots(leduc2_tree, leduc2_tree.uniform_policy()))]
     result = play_match(game, agents, 40, seed=1, aivat=True, plugins=leduc_host.pm)
     report = result.as_dict()["agents"][0]
-    assert set(report["aivat"]) == {"win_rate", "stderr", "p_value", "variance_reduction", "values"}
+    assert set(report["aivat"]) == {"win_rate", "stderr", "p_value", "variance_reduction", "values", "complement"}
     assert any("AIVAT" in line for line in result.summary_lines())
     again = play_match(game, agents, 40, seed=1, aivat=True, plugins=leduc_host.pm, workers=2)
     assert again.agents[0].aivat == result.agents[0].aivat  # workers give the same estimates
+
+
+class Hidden(Agent):
+    """Plays a policy agent's moves without exposing its strategy (as a search agent whose
+    strategy over its other hands is only modelled)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = "hidden"
+
+    def new_hand(self, seat, hand):
+        self.inner.new_hand(seat, hand)
+
+    def act(self, state, seat):
+        return self.inner.act(state, seat)
+
+    def observe(self, state, action):
+        self.inner.observe(state, action)
+
+
+def test_the_one_agent_that_hides_its_strategy_gets_minus_the_others_aivat_sum(kuhn3_tree, leduc_host):
+    game, tree = KuhnGame(3), kuhn3_tree
+    agents = [Hidden(PolicyPlayer(TabularPolicy.from_slots(tree, cfr_policy(tree, 2, "cfr")), 5))]
+    agents += [PolicyPlayer(TabularPolicy.from_slots(tree, cfr_policy(tree, 100)), 6 + i) for i in range(2)]
+    result = play_match(game, agents, 300, seed=2, aivat=True, plugins=leduc_host.pm)
+    hidden, *known = result.agents
+    assert hidden.aivat["complement"] and not any(a.aivat["complement"] for a in known)
+    assert hidden.aivat["win_rate"] == pytest.approx(-sum(a.aivat["win_rate"] for a in known), abs=1e-12)
+    assert hidden.win_rate == pytest.approx(-sum(a.win_rate for a in known), abs=1e-12)
+    assert any("minus the others' AIVAT sum" in line for line in result.summary_lines())
+
+
+def test_the_complement_estimate_is_unbiased_and_sharper_than_the_raw_result(leduc2_tree, leduc_host):
+    tree, game = leduc2_tree, LeducGame(2)
+    strong, weak = cfr_policy(tree, 300), cfr_policy(tree, 3, "cfr")
+    exact = np.mean([exact_value(tree, [weak, strong], order)[seat] for seat, order in ((0, [0, 1]), (1, [1, 0]))])
+    raw, corrected = [], []
+    for seed in range(4):
+        agents = [Hidden(PolicyPlayer(TabularPolicy.from_slots(tree, weak), seed + 100)), PolicyPlayer(TabularPolicy.from_slots(tree, strong), seed)]
+        hidden = play_match(game, agents, 300, seed=seed, aivat=True, plugins=leduc_host.pm).agents[0]
+        raw.append(hidden.win_rate)
+        corrected.append((hidden.aivat["win_rate"], hidden.aivat["stderr"]))
+        assert hidden.aivat["variance_reduction"] > 2
+    mean = np.mean([m for m, _ in corrected])
+    se = math.sqrt(sum(s**2 for _, s in corrected)) / len(corrected)
+    assert abs(mean - exact) < 2.5 * se
+
+
+def test_no_complement_when_two_agents_hide_their_strategy_or_the_game_is_not_zero_sum(kuhn3_tree, leduc_host):
+    tree = kuhn3_tree
+    policy = TabularPolicy.from_slots(tree, cfr_policy(tree, 20))
+    two_hidden = [Hidden(PolicyPlayer(policy, 1)), Hidden(PolicyPlayer(policy, 2)), PolicyPlayer(policy, 3)]
+    result = play_match(KuhnGame(3), two_hidden, 30, seed=1, aivat=True, plugins=leduc_host.pm)
+    assert [a.aivat is None for a in result.agents] == [True, True, False]
+
+    class NotZeroSum(KuhnGame):
+        zero_sum = False
+
+    one_hidden = [Hidden(PolicyPlayer(policy, 1)), PolicyPlayer(policy, 2), PolicyPlayer(policy, 3)]
+    result = play_match(NotZeroSum(3), one_hidden, 30, seed=1, aivat=True, plugins=leduc_host.pm)
+    assert result.agents[0].aivat is None and result.agents[1].aivat is not None
 
 
 def test_profile_slots_reads_a_tabular_policy(kuhn2_tree):

@@ -93,7 +93,9 @@ def test_a_blueprint_match_over_two_workers_equals_the_single_process_one(traine
     assert [a["total"] for a in one["agents"]] == [a["total"] for a in two["agents"]]
 
 
-def test_kill_9_during_training_then_resume_continues(tmp_path):
+def test_kill_9_during_training_then_resume_continues(tmp_path, trained):
+    # `trained`: the tiny card abstraction is built by then (this run would otherwise wait for
+    # it with its worker idle), and the test runs with the others that read a trained store.
     out = tmp_path / "run"
     args = ["solve", "--game", "nlth", "--minutes", "3", "--out", str(out), "-o", "checkpoint=1s"]
     proc = subprocess.Popen([sys.executable, "-m", "gamesolve.cli", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -324,6 +324,53 @@ def test_an_aivat_hand_averages_the_final_payoff_over_the_agents_range():
     assert terms["final"] == pytest.approx(expected)
 
 
+def test_an_own_hand_estimate_ends_on_the_payoff_of_the_hand_held():
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh 7c8c2d9sTs")
+    steps = []
+    for _ in range(8):
+        before = state.clone()
+        state.apply("cc")
+        steps.append((before, CHECK_CALL))
+    terms = HoleCardAIVAT(game, CallAgent(game), preflop=None, own_hand=True).terms(HandLog(tuple(steps), state), 0)
+    assert terms["final"] == state.returns()[0] == -100  # AsKd loses to the queen-high straight
+
+
+def test_an_own_hand_decision_correction_has_mean_zero_under_the_strategy_of_the_hand_held():
+    """Evaluated on the hand it holds alone (an agent exact only there: the search agent), a
+    decision's correction averages to 0 over the actions that hand plays, with their
+    probabilities."""
+    game = NLTHGame(2)
+    state = game.new_initial_state(cards="AsKd QhJh 7c8c2d")
+    state.apply(("cbr", 300)).apply("cc").apply(("cbr", 400))  # the flop, 600 in the pot, a bet of 400 to face
+    seat = state.current_player()
+    agent = RandomAgent(game)
+    estimator = HoleCardAIVAT(game, agent, preflop=None, own_hand=True)
+    w = np.zeros(len(HOLES))
+    w[hole_index(*state.hole_cards(seat))] = 1.0
+    actions, probs = agent.range_probabilities(state, seat, np.array([state.hole_cards(seat)]))
+    terms = []
+    for action in actions:
+        corrections = []
+        estimator._decision(state, action, seat, w, corrections)
+        terms.append(corrections[0][1])
+    assert np.std(terms) > 10  # the corrections are not trivially 0
+    assert float(np.dot(probs[0], terms)) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_an_agent_exact_only_for_the_hand_it_holds_is_evaluated_on_that_hand(nlth_host):
+    game = NLTHGame(2)
+
+    class OwnHandOnly(RandomAgent):
+        strategy_is_exact = False
+        own_strategy_is_exact = True
+
+    (tag,), _ = make_agents(nlth_host.agents, game, ["tag"], 0)
+    assert estimator_for(game, OwnHandOnly(game), nlth_host.pm, [tag]).own_hand
+    assert not estimator_for(game, RandomAgent(game), nlth_host.pm, [tag]).own_hand
+    assert estimator_for(game, tag, nlth_host.pm, [RandomAgent(game)]) is None
+
+
 # ---- local best response ------------------------------------------------------------------------
 def test_lbr_wins_exactly_750_mbb_per_game_against_always_fold():
     report = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "fold", "--hands", "100", "--seed", "2", "--json"))

@@ -10,7 +10,6 @@ import pytest
 
 from gamesolve.game.factored import CHANCE, DECISION, ROLLOUT, TERMINAL, subtree_ends
 from gamesolve.game.terminals import terminal_value
-from gamesolve.solve.mccfr_kernels import DealArrays
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.evaluator import evaluate7

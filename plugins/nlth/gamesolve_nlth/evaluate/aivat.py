@@ -104,10 +104,15 @@ class HoleCardAIVAT:
         (the turn's, for ``cross=(3,)``) is then the exact one of the walk that does not
         cross plus an unbiased estimate of the excess: its mean over ``card_samples`` cards
         drawn from a seed of the state before the card.
+    :param own_hand: the worlds are the hand the agent holds only (no imaginary hole cards):
+        for an agent that exposes exactly only the strategy it plays with that hand (the search
+        agent). Corrections at chance nodes and at its own decisions stay unbiased; its hole
+        cards' luck is left to the match's duplicate deals.
     """
 
     def __init__(self, game: NLTHGame, agent, alphas=(1.0, 1.0, 1.0, 1.0), preflop="cached", stakes="shipped",
-                 opponent=None, walk=(1, 2, 3), flop_samples=FLOP_SAMPLES, cross=(), card_samples=CARD_SAMPLES):  # fmt: skip
+                 opponent=None, walk=(1, 2, 3), flop_samples=FLOP_SAMPLES, cross=(), card_samples=CARD_SAMPLES,
+                 own_hand=False):  # fmt: skip
         self.game = game
         self.agent = agent
         self.alphas = tuple(float(a) for a in alphas)
@@ -122,6 +127,7 @@ class HoleCardAIVAT:
         if not self.cross <= self.walk & {2, 3}:
             raise ValueError(f"the walk crosses the turn or the river card of a walked street (streets {sorted(self.walk & {2, 3})}), not {sorted(self.cross)}")
         self.card_samples = int(card_samples)
+        self.own_hand = bool(own_hand)
         self._crossed: dict = {}  # the walks after every card of the hand's chance nodes (cleared per hand)
         self._ranges = range_model(agent)
         self.description = (f"check-down equity x alpha {list(self.alphas)}"
@@ -129,6 +135,7 @@ class HoleCardAIVAT:
                             + (f"; the rest of the street against a model of the opponent on streets {sorted(self.walk)}" if self.walk else "")
                             + (f", across the cards of streets {sorted(self.cross)}" if self.cross else "")
                             + "; corrections in heads-up pots"
+                            + ("; the hand held only (no imaginary hole cards)" if self.own_hand else "")
                             + ("" if self.preflop is not None else ", after the flop only (no preflop equity table)"))
 
     def estimate(self, log, seat: int) -> float:
@@ -143,6 +150,10 @@ class HoleCardAIVAT:
         others = [p for p in range(self.game.num_players) if p != seat]
         seen = [c for p in others for c in final.hole_cards(p)]
         w = possible(seen).astype(np.float64)  # chance: uniform over pairs that avoid the others' cards
+        if self.own_hand:
+            held = np.zeros_like(w)
+            held[hole_index(*final.hole_cards(seat))] = 1.0
+            w = held
         corrections: list[tuple[str, float]] = []
         steps = list(log.steps)
         i = 0
@@ -482,7 +493,8 @@ DEFAULT_VALUES = "stakes"
 
 
 def make_estimator(game, agent, opponents=(), values=None):
-    """The hook's answer: a :class:`HoleCardAIVAT` for agents that expose their range, with
+    """The hook's answer: a :class:`HoleCardAIVAT` for agents that expose their range (over
+    the hand they hold alone for an agent whose exposure is exact only there), with
     the value function named ``values`` (:data:`VALUE_FUNCTIONS`; None: ``stakes``). A walk
     needs a heads-up game and an opponent of which :func:`opponent_model` has a model."""
     name = DEFAULT_VALUES if values is None else values
@@ -490,9 +502,11 @@ def make_estimator(game, agent, opponents=(), values=None):
         raise AivatError(f"no AIVAT value function {name!r} for hold'em; choose among {', '.join(VALUE_FUNCTIONS)}")
     if not isinstance(game, NLTHGame) or not hasattr(agent, "range_probabilities"):
         return None
-    if not getattr(agent, "strategy_is_exact", True):  # a model of the play (tag): AIVAT would be biased
-        return None
     options = dict(VALUE_FUNCTIONS[name])
+    if not getattr(agent, "strategy_is_exact", True):  # a model of the play (tag): AIVAT would be biased
+        if not getattr(agent, "own_strategy_is_exact", False):
+            return None
+        options["own_hand"] = True  # exact for the hand it holds (the search agent): that hand alone
     if "walk" in options:
         model = opponent_model(opponents[0]) if len(opponents) == 1 else None
         if model is None:

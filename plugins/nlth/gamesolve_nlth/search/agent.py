@@ -225,8 +225,12 @@ class NLTHSearchAgent(Agent):
     """For the hand it holds the exposure is what it plays; for its other hands it is a model:
     an agent actually holding one would have frozen its own earlier rows with that hand's
     probabilities and carried its own range with them (Algorithm 2, line 13) and, under a
-    time budget, solved for a different time. Local best response may use a model; AIVAT,
-    whose estimate weights every hand of the range, does not."""
+    time budget, solved for a different time. Local best response may use a model; AIVAT
+    over every hand of the range does not: it evaluates the agent on the hand it holds alone
+    (``own_strategy_is_exact``)."""
+    own_strategy_is_exact = True
+    """The exposure for the hand the agent holds is exactly what it plays (tested): AIVAT's
+    corrections at chance and at its own decisions hold with that hand alone."""
 
     def __init__(self, game: NLTHGame, blueprint, config: NLTHSearchConfig = NLTHSearchConfig(), seed: int = 0):
         self.game = game
