@@ -276,7 +276,7 @@ def test_aivat_agrees_with_the_raw_estimate_against_an_unknown_agent_and_is_shar
     raw, a = result.agents[0], result.agents[0].aivat
     assert abs(raw.win_rate - a["win_rate"]) < 2 * math.hypot(raw.stderr, a["stderr"])
     assert a["stderr"] < raw.stderr
-    assert result.agents[1].aivat is None  # tag does not expose its strategy
+    assert result.agents[1].aivat["complement"]  # tag does not expose its strategy: minus the blueprint's estimate
 
 
 def test_match_aivat_values_walk_against_a_model_of_the_opponent():
@@ -284,7 +284,7 @@ def test_match_aivat_values_walk_against_a_model_of_the_opponent():
                            "--aivat-values", "turn-cross-walk", "--json"))  # fmt: skip (no flop walk: its 64 flops take seconds a hand)
     values = report["agents"][0]["aivat"]["values"]
     assert values.startswith("turn-cross-walk:") and "across the cards of streets [3]" in values
-    assert report["agents"][1]["aivat"] is None  # tag's exposure is a model, not its strategy
+    assert report["agents"][1]["aivat"]["complement"]  # tag's exposure is a model, not its strategy
 
 
 def test_the_aivat_estimator_walks_against_the_opponent_it_is_given(nlth_host):

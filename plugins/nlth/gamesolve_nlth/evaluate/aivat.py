@@ -287,9 +287,7 @@ class HoleCardAIVAT:
         if before.street + 1 not in self.cross:  # ``before`` is at the card's street already
             return self._card_term(self._walked_cards(before, seat), w, card)
         after = self._value_vector(with_cards(before, [card], seat), seat)
-        wc = w * possible([card])
-        keep = wc > 0
-        realized = float(np.dot(wc[keep], after[keep])) / wc[keep].sum()
+        realized = _mean_over_worlds(w * possible([card]), after)
 
         def excess(cards):
             state = with_cards(before, cards, seat)
@@ -324,9 +322,7 @@ class HoleCardAIVAT:
     @classmethod
     def _card_term(cls, values: dict[int, np.ndarray], w: np.ndarray, card: int) -> float:
         """V(after ``card``) - E[V(after) | O] from ``v`` after every card."""
-        wc = w * possible([card])
-        keep = wc > 0
-        return float(np.dot(wc[keep], values[card][keep])) / wc[keep].sum() - cls._expected_over_cards(values, w)
+        return _mean_over_worlds(w * possible([card]), values[card]) - cls._expected_over_cards(values, w)
 
     @staticmethod
     def _expected_over_cards(values: dict[int, np.ndarray], w: np.ndarray) -> float:
@@ -384,9 +380,7 @@ class HoleCardAIVAT:
     def _value(self, state: NLTHState, seat: int, w: np.ndarray, board=None, street=None, stakes=True) -> float:
         """V: the weighted mean of v over the worlds at ``state`` (optionally with another
         board of the same street sequence, and the alpha of ``street``)."""
-        v = self._value_vector(state, seat, board, street, stakes)
-        keep = w > 0
-        return float(np.dot(w[keep], v[keep]) / w[keep].sum())
+        return _mean_over_worlds(w, self._value_vector(state, seat, board, street, stakes))
 
     def _value_vector(self, state: NLTHState, seat: int, board=None, street=None, stakes=True, cross=True) -> np.ndarray:
         """v of every world at ``state`` (float64[1326]; NaN where a world is impossible):
@@ -463,6 +457,12 @@ class HoleCardAIVAT:
             cell = cells(state.street, s[k : k + 1], float(s[hole_index(*hole)]), equity[k : k + 1])[0]
             rows.append((int(cell), float(behind), payoff - ((2 * m + dead) * equity[k] - m)))
         return rows
+
+
+def _mean_over_worlds(w: np.ndarray, v: np.ndarray) -> float:
+    """The mean of ``v`` over the worlds of positive weight ``w`` (``v`` is NaN elsewhere)."""
+    keep = w > 0
+    return float(np.dot(w[keep], v[keep])) / float(w[keep].sum())
 
 
 def _unseen_cards(state: NLTHState, seat: int, board) -> list[int]:
