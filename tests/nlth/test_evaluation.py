@@ -127,6 +127,34 @@ def test_a_card_correction_with_the_stakes_model_has_mean_zero(street):
     assert mean == pytest.approx(0.0, abs=1e-9)
 
 
+@pytest.mark.parametrize("stakes", [False, True], ids=["check-down", "stakes"])
+@pytest.mark.parametrize("street", ["turn", "river"])
+def test_a_card_correction_has_mean_zero_over_the_deck_without_the_folded_players_cards(street, stakes):
+    """Three players, the first folded preflop (AsKd): its cards are out of the deck, which
+    the check-down equities of the heads-up pot ignore, so their value is no martingale under
+    the real deal; the correction subtracts the expectation over the cards really left."""
+    game = NLTHGame(3)
+    state = game.new_initial_state(cards="AsKd QhJh 9c9d 2d7c8c9sTs")
+    state.apply("f").apply("cc").apply("cc")  # seat 0 folds; seats 1 and 2 see the flop
+    state.apply("cc").apply("cc")  # checked through: the turn is next
+    if street == "river":
+        state.apply("cc").apply("cc")
+    table = StakesTable(np.random.default_rng(1).normal(0, 0.3, int(np.prod(table_shape())))) if stakes else None
+    estimator = HoleCardAIVAT(game, CallAgent(game), preflop=None, stakes=table)
+    board = state.board[: 3 if street == "turn" else 4]
+    out = state.hole_cards(0) + state.hole_cards(2) + board
+    w = possible(out) * np.random.default_rng(2).random(1326)
+    deck = [c for c in range(52) if c not in out]
+    mean, terms = 0.0, []
+    for c in deck:
+        wc = w * possible([c])
+        term = estimator._street_term(state, 1, w, wc, board, board + [c])
+        terms.append(term)
+        mean += wc.sum() / ((len(deck) - 2) * w.sum()) * term
+    assert np.std(terms) > 1  # the corrections are not trivially 0
+    assert mean == pytest.approx(0.0, abs=1e-9)
+
+
 @pytest.mark.slow  # the exact sum over every flop: about a minute
 def test_the_flop_surplus_is_sampled_without_bias():
     """The flop's expectation of the stakes surplus is a mean of independent draws: their

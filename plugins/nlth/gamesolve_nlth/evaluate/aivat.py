@@ -187,7 +187,11 @@ class HoleCardAIVAT:
             if len(prev) < size <= len(board1):
                 cut = board1[:size]
                 w_next = w * possible(cut[len(prev):])
-                if seat_in_heads_up_pot(before, seat) and (prev or self.preflop is not None):
+                # With more than two players the flop has no correction: the check-down value's
+                # martingale shortcut would ignore the folded players' cards, which are out of
+                # the deck, and enumerating every flop costs too much (dropping a term keeps the
+                # estimate unbiased).
+                if seat_in_heads_up_pot(before, seat) and (prev or self.preflop is not None) and (size > 3 or self.game.num_players == 2):
                     corrections.append((f"board {size}", self._street_term(before, seat, w, w_next, prev, cut)))
                 w, prev = w_next, cut
         return w
@@ -196,16 +200,22 @@ class HoleCardAIVAT:
         """V(after the street's cards) - E[V(after) | before]. Check-down values are a
         martingale under chance, so their expectation is the value before the cards (the
         state between two streets has the same commitments, so ``before`` serves for both
-        boards). The stakes model's surplus is not: its expectation enumerates the turn or
-        the river card, and samples the flop (:meth:`_expected_flop_surplus`)."""
+        boards), heads-up: with more players the folded players' cards are out of the deck,
+        which the check-down equities ignore, so the turn's and the river's expectations
+        enumerate the card over the deck as it is. The stakes model's surplus is no martingale:
+        its expectation enumerates the turn or the river card, and samples the flop
+        (:meth:`_expected_flop_surplus`)."""
         street = STREET_OF_BOARD[len(cut)]
         if street in self.walk and len(before.board) == len(prev) and self._chips(before, seat)[3] > 0:
             if len(cut) == 3:
                 return self._walked_flop_term(before, seat, w, w_next, cut)
             return self._walked_card_term(before, seat, w, cut[-1])
         if self.stakes is None or self._chips(before, seat)[3] <= 0:
-            v_before = self._value(before, seat, w, board=prev, street=street, stakes=False)
-            return self._value(before, seat, w_next, board=cut, street=street, stakes=False) - v_before
+            if self.game.num_players > 2:
+                expected = self._expected_after_card(before, seat, w, prev, street, stakes=False)
+            else:
+                expected = self._value(before, seat, w, board=prev, street=street, stakes=False)
+            return self._value(before, seat, w_next, board=cut, street=street, stakes=False) - expected
         if len(cut) == 3:
             expected = self._value(before, seat, w, board=prev, street=street, stakes=False) + self._expected_flop_surplus(before, seat, w)
         else:
@@ -251,17 +261,18 @@ class HoleCardAIVAT:
     def _expected_flop_surplus(self, state, seat, w) -> float:
         return self._sampled_expectation(state, seat, w, FLOP_SAMPLES, self._stakes_surplus(state, seat))
 
-    def _expected_after_card(self, state, seat, w, board, street) -> float:
-        """E[V(board + one card) | O] (:meth:`_expected_over_cards`). The turn's equities come
-        from one pass over every turn and river (:func:`turn_equities`)."""
+    def _expected_after_card(self, state, seat, w, board, street, stakes=True) -> float:
+        """E[V(board + one card) | O] (:meth:`_expected_over_cards`; with the stakes model's
+        surplus unless ``stakes`` is False). The turn's equities come from one pass over every
+        turn and river (:func:`turn_equities`)."""
         deck = _unseen_cards(state, seat, board)
         if len(board) == 3:
             hole, _, m, dead, behind = self._check_down(state, seat, board)
             cards = [c for c in range(52) if c not in set(board) | set(hole)]
             turn = dict(zip(cards, turn_equities(hole, board, cards)))
-            values = {c: self._v(turn[c], m, dead, behind, hole, board + [c], street, True) for c in deck}
+            values = {c: self._v(turn[c], m, dead, behind, hole, board + [c], street, stakes) for c in deck}
         else:
-            values = {c: self._value_vector(state, seat, board + [c], street) for c in deck}
+            values = {c: self._value_vector(state, seat, board + [c], street, stakes) for c in deck}
         return self._expected_over_cards(values, w)
 
     def _walked_flop_term(self, before, seat, w, w_next, flop) -> float:
