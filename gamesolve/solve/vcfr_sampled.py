@@ -39,10 +39,36 @@ just before it is walked at ``t``, so each row's regrets equal what discounting 
 iteration with a zero update when not drawn would give. The average strategy of a level-0
 row is exact per iteration; deeper rows average over the iterations that drew them.
 
-``tests/core/test_vcfr_sampled.py`` checks the argument: the mean over every board of the
+**Several boards per iteration, one per thread** (``boards_per_iteration=T``). An
+iteration draws ``T`` boards whose first items (the turn cards on a flop) are distinct: the
+first items without replacement, the rest of each board uniformly from the items left, so
+that each board alone is uniform. Each player's pass walks the ``T`` boards on ``T``
+threads against the strategies at the start of the pass; then
+
+* a level-0 row adds the **mean** of the ``T`` boards' updates (regrets and average sums),
+  summed in board order whatever order the threads finish in, and is discounted (or CFR+
+  clipped) once, after the mean. Each board's update is unbiased for the full one, so their
+  mean is too (linearity of expectation needs no independence between the boards), with
+  less variance; iteration ``t``'s weight and the discount schedule are unchanged. (Every
+  thread writes its level-0 updates undiscounted into its own scratch block of the table,
+  the rows being the kernel's fixed rows for the pass: their strategy read from a buffer
+  filled before the threads start, their discount applied after the pass.)
+* a deeper block belongs to one board of the batch (distinct first items: distinct
+  prefixes), which updates it in place, as a single-board iteration would. A level-``L``
+  block of prefix ``b`` is now walked with probability ``T q_b`` per iteration (``q_b``
+  with one board), again a positive constant per row, which regret matching, discounting
+  and clipping ignore; its average strategy averages over the iterations that walked it.
+
+With ``T = 1`` nothing changes: the same draws, the same kernels, the same bits.
+
+``tests/nlth/test_sampled_flop.py`` checks the argument: the mean over every board of the
 sampled first pass (root values, level-0 regrets, deeper regrets scaled by their ``1 /
 q_b``) equals the full pass to 1e-9 on a small hold'em flop, and the sampled solver's
-average strategy, mapped onto the full tree, has an exact exploitability that falls towards 0.
+average strategy, mapped onto the full tree, has an exact exploitability that falls towards
+0; with several boards, that an iteration's level-0 update is the mean of the boards'
+updates from the same tables, discounted once (1e-12), that each deeper block takes its
+board's own update to the bit, that the tables do not depend on the threads' timing, and
+that the exploitability falls as with one board.
 """
 
 from __future__ import annotations

@@ -197,6 +197,40 @@ def test_own_play_is_frozen_for_the_actual_hand_when_the_round_is_re_solved(agen
         assert np.allclose(solved.rows(node, "average")[mine], expected)
 
 
+def test_with_two_threads_a_flop_iteration_walks_two_boards_and_own_play_stays_frozen(agent_factory, monkeypatch):
+    from gamesolve_nlth.search import agent as agent_module
+
+    made = []
+
+    class Recorded(agent_module.SampledChanceCFR):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(agent_module, "SampledChanceCFR", Recorded)
+    agent = agent_factory(bets="50%", raises="none", threads="2")
+    solves = []
+    original = agent._solve
+
+    def spy():
+        frozen = dict(agent.frozen)
+        original()
+        solves.append((agent.root.street, frozen, agent.solved))
+
+    agent._solve = spy
+    play(agent, AGENT_SEAT, odd_sizer_on(1))
+    assert len(made) >= 2 and all(s.boards_per_iteration == 2 and s.iterations == 8 for s in made)
+    assert all(8 < s.boards <= 16 for s in made)  # 16 boards walked, with distinct turns in each pair
+    frozen, solved = next((f, so) for st, f, so in solves if st == 1 and f)
+    mine = hand_index(*DECK[2 * AGENT_SEAT : 2 * AGENT_SEAT + 2])
+    for path, played in frozen.items():
+        node = 0
+        for label in path:
+            node = int(solved.form.children(node)[[int(a) for a in solved.form.labels(node)].index(label)])
+        expected = np.array([played[int(a)] for a in solved.form.labels(node)])
+        assert np.allclose(solved.rows(node, "current")[mine], expected)
+
+
 def test_beliefs_at_the_river_are_the_turn_root_beliefs_times_sigma(agent_factory):
     agent = agent_factory(play="average", bets="50%", raises="none")
     turn = {}
