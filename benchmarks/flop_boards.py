@@ -7,7 +7,10 @@ the solvers alternating, each round a fresh solve from zero tables as a search d
 makes (wall seconds, because the threads' point is wall time; the machine is shared, so
 the rounds alternate, the ratios are per round, and each row also gives the process's
 processor seconds: boards per processor second show what the threads cost besides the
-walks, whatever cores the load left).
+walks, whatever cores the load left). For two boards an iteration it also gives the
+processor seconds of each thread's walks and of the rest (drawing, combining the flop's
+rows, on the calling thread), and from them a *projection* of boards per second with a free
+core per thread: the rest plus the longer thread's walks.
 
     python benchmarks/flop_boards.py --seconds 5 --rounds 3
     python benchmarks/flop_boards.py --seconds 5 --rounds 2 --score
@@ -49,6 +52,7 @@ def main() -> None:
     sys.path.insert(0, __file__.rsplit("/", 1)[0])
     from spot_speed import IP_RANGE, OOP_RANGE
 
+    from gamesolve.solve import vcfr_sampled
     from gamesolve.solve.cfr import TABULAR_ALGORITHMS
     from gamesolve.solve.vcfr import VectorCFR
     from gamesolve.solve.vcfr_sampled import SampledChanceCFR
@@ -74,7 +78,22 @@ def main() -> None:
         full = VectorCFR(build_spot(spot), config, root_reach=reach, dtype=np.float32)
         print(f"full tree: {full.form.num_nodes:,} nodes, built in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
+    # The boards' walks timed on their threads (processor seconds of each thread).
+    walk_cpu = [0.0, 0.0]
+    run_parts = vcfr_sampled.run_parts
+
+    def timed_parts(parts, part):
+        def timed(i):
+            started = time.thread_time()
+            part(i)
+            walk_cpu[i] += time.thread_time() - started
+
+        return run_parts(parts, timed)
+
+    vcfr_sampled.run_parts = timed_parts
+
     def solve(kind: str, seconds: float, seed: int) -> dict:
+        walk_cpu[:] = [0.0, 0.0]
         threads, boards = KINDS[kind]
         solver = SampledChanceCFR(template, config, pool=pool, strengths=lambda cards: hand_strengths(board + cards), seed=seed,
                                   root_reach=reach, threads=threads, boards_per_iteration=boards, dtype=np.float32,
@@ -92,6 +111,12 @@ def main() -> None:
                "boards_per_second": round(solver.iterations * boards / elapsed, 1), "cpu_seconds": round(cpu, 2),
                "boards_per_cpu_second": round(solver.iterations * boards / cpu, 1),
                "table_mb": round(solver.table_bytes / 2**20, 1), "full": solver.full}  # fmt: skip
+        if boards > 1:
+            # Serial processor time plus the longer thread's walks: the wall time the same
+            # work would take with a free core per thread (a projection, not a measurement).
+            walks = sum(walk_cpu)
+            row.update(walk_cpu_seconds=[round(w, 2) for w in walk_cpu], serial_cpu_seconds=round(cpu - walks, 2),
+                       projected_boards_per_second_two_free_cores=round(solver.iterations * boards / (cpu - walks + max(walk_cpu)), 1))  # fmt: skip
         if full is not None:
             solver.copy_into(full)
             row["exploitability_pct_pot"] = round(full.exploitability()[0] * 100.0 / spot.pot, 2)

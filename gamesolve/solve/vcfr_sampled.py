@@ -275,37 +275,34 @@ class SampledChanceCFR(VectorCFR):
         bases = [self._bases(board) for board in boards]
         if any(b is None for b in bases):
             return False
-        walks = []
-        top_owners = self._owners[self._owner_level == 0]
-        for lane, board, base in zip(self._lanes, boards, bases):
-            offset = self._walk_offsets(board, base, t)
-            offset[top_owners] += lane.base
-            self._relabel(lane.tree, lane.removal, board)
-            walks.append(K.VectorTables(offset, self._regrets, self._avg, self.tables.root_reach))
         self._top_view()  # allocating may have moved the tables
+        self._discount_logs(t)  # grown here, not by the threads' catch-ups
         top, fixed = self.tables, self._batch_fixed
-        size = int(self._block_size[0])
+        top_owners = self._owners[self._owner_level == 0]
         weight, pos_d, neg_d = K.factors(self.schedule, t)
+        walks: list[K.VectorTables | None] = [None] * len(boards)
 
         def walk(p: int, i: int) -> None:
             lane = self._lanes[i]
+            if walks[i] is None:  # the first pass sets its board up, on its own thread (distinct blocks)
+                offset = self._walk_offsets(boards[i], bases[i], t)
+                offset[top_owners] += lane.base
+                self._relabel(lane.tree, lane.removal, boards[i])
+                walks[i] = K.VectorTables(offset, self._regrets, self._avg, top.root_reach)
             K.one_pass(lane.tree, self._terminals, self.terminal_deals, lane.removal, self._symmetry, walks[i], self.schedule,
                        lane.fixed, self._no_cuts, self._no_cuts, lane.scratch, p, t, weight, pos_d, neg_d, K.UPDATE,
                        self._regrets, True, lane.values, K.WHOLE, 0, 0, 0)  # fmt: skip
 
+        scratch = np.array([lane.base for lane in self._lanes], dtype=np.int64)
+        size = np.int64(self._block_size[0])
         for p in range(self.form.num_players if players is None else players):
             K._fill_fixed(self._tree, top, fixed)
-            for lane in self._lanes:
-                self._regrets[lane.base : lane.base + size] = 0.0
-                self._avg[lane.base : lane.base + size] = 0.0
             run_parts(len(self._lanes), partial(walk, p))
-            # The boards' updates of the level-0 rows, summed in board order (whatever order
-            # the threads finished in), their mean added, then discounted once.
-            for table in (self._regrets, self._avg):
-                total = np.zeros(size)
-                for lane in self._lanes:
-                    total += table[lane.base : lane.base + size]
-                table[:size] += total / len(self._lanes)
+            # The boards' updates of the level-0 rows (in their scratch blocks, zero before
+            # the pass), summed in board order whatever order the threads finished in: their
+            # mean is added, the scratch zeroed, then the rows discounted once.
+            K.add_mean(self._regrets, size, scratch)
+            K.add_mean(self._avg, size, scratch)
             np.logical_or.reduce([lane.fixed.seen for lane in self._lanes], out=fixed.seen)
             K._finish_fixed(self._tree, top, fixed, self.schedule, p, pos_d, neg_d)
             self._root_values[:] = np.mean([lane.values for lane in self._lanes], axis=0)
