@@ -272,9 +272,11 @@ class SampledChanceCFR(VectorCFR):
         if len({board[0] for board in boards}) != len(boards):
             raise ValueError("the boards of one iteration need distinct first items (their deeper rows would collide)")
         t = self.iterations + 1
-        bases = [self._bases(board) for board in boards]
-        if any(b is None for b in bases):
-            return False
+        bases = []
+        for board in boards:
+            bases.append(self._bases(board))
+            if bases[-1] is None:
+                return False
         self._top_view()  # allocating may have moved the tables
         self._discount_logs(t)  # grown here, not by the threads' catch-ups
         top, fixed = self.tables, self._batch_fixed
@@ -311,7 +313,8 @@ class SampledChanceCFR(VectorCFR):
 
     def root_values(self) -> np.ndarray:
         """The last pass's values at the root per kept private state (player 1's; player 0's
-        after ``run_board(..., players=1)``)."""
+        after ``run_board(..., players=1)``; their mean over the boards of a several-board
+        iteration)."""
         return self._root_values.copy()
 
     def _bases(self, board: tuple[int, ...]) -> list[int] | None:
