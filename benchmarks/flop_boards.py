@@ -10,7 +10,8 @@ processor seconds: boards per processor second show what the threads cost beside
 walks, whatever cores the load left). For two boards an iteration it also gives the
 processor seconds of each thread's walks and of the rest (drawing, combining the flop's
 rows, on the calling thread), and from them a *projection* of boards per second with a free
-core per thread: the rest plus the longer thread's walks.
+core per thread: the rest plus the longer thread's walks (it leaves out the waits at thread
+hand-offs, so it overestimates: 244 projected where 213 were measured on a quiet machine).
 
     python benchmarks/flop_boards.py --seconds 5 --rounds 3
     python benchmarks/flop_boards.py --seconds 5 --rounds 2 --score
