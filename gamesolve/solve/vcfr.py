@@ -122,16 +122,20 @@ class VectorCFR:
             float(config.gamma), bool(sample_chance), np.uint64(seed),
         )  # fmt: skip
         self._fixed, self._frozen_rows = self._fixed_rows(offset, frozen or {})
-        threads_n = self._parts
-        a = max(widest, 1)
-        self._scratch = K.Scratch(
-            node=np.zeros((threads_n, depth + 1), np.int64), k=np.zeros((threads_n, depth + 1), np.int64),
-            reach=np.zeros((threads_n, depth + 1, p, s)), value=np.zeros((threads_n, depth + 1, s)),
-            act=np.zeros((threads_n, depth + 1, a, s)), sigma=np.zeros((threads_n, depth + 1, a, s)),
-            chosen=np.zeros((threads_n, depth + 1), np.int64), sums=np.zeros((threads_n, self.removal.n_items + 1)),
-            at=np.zeros((threads_n, s + 1), np.int64), val=np.zeros((threads_n, s)), start=np.zeros((threads_n, p, s)),
-        )  # fmt: skip
+        self._scratch = self._new_scratch(self._parts)
         self._root_values = np.zeros(s)
+
+    def _new_scratch(self, threads: int) -> K.Scratch:
+        """Path buffers for ``threads`` threads (:data:`~gamesolve.solve.vcfr_kernels.Scratch`)."""
+        depth, widest = K.depth_and_width(self._tree)
+        p, s, a = self.form.num_players, len(self.states), max(widest, 1)
+        return K.Scratch(
+            node=np.zeros((threads, depth + 1), np.int64), k=np.zeros((threads, depth + 1), np.int64),
+            reach=np.zeros((threads, depth + 1, p, s)), value=np.zeros((threads, depth + 1, s)),
+            act=np.zeros((threads, depth + 1, a, s)), sigma=np.zeros((threads, depth + 1, a, s)),
+            chosen=np.zeros((threads, depth + 1), np.int64), sums=np.zeros((threads, self.removal.n_items + 1)),
+            at=np.zeros((threads, s + 1), np.int64), val=np.zeros((threads, s)), start=np.zeros((threads, p, s)),
+        )  # fmt: skip
 
     @property
     def parallel_jobs(self) -> int:
@@ -167,16 +171,20 @@ class VectorCFR:
         run_order = _balanced_order(end[heads] - heads, min(self.threads, len(job_edge)))
         return _cuts(cut, first.astype(np.int64), job_cut, job_edge, form.num_players, s, run_order), none
 
-    def _fixed_rows(self, offset: np.ndarray, frozen: Mapping[tuple[int, int], np.ndarray]) -> tuple[K.Fixed, np.ndarray]:
-        """Rows shared by several nodes and rows with frozen states: their strategy is set at
-        the start of each pass; and the frozen entries' places in the state-major rows of
-        :meth:`_rows` (the tables' node blocks are action-major)."""
+    def _fixed_rows(self, offset: np.ndarray, frozen: Mapping[tuple[int, int], np.ndarray],
+                    also: np.ndarray | None = None) -> tuple[K.Fixed, np.ndarray]:  # fmt: skip
+        """Rows shared by several nodes and rows with frozen states (and the rows of the owner
+        nodes ``also`` marks): their strategy is set at the start of each pass; and the frozen
+        entries' places in the state-major rows of :meth:`_rows` (the tables' node blocks are
+        action-major)."""
         form = self.form
         n, s = form.num_nodes, len(self.states)
         decision = np.flatnonzero(form.node_kind == DECISION)
         owner_of = form.row_owner[decision]
         fixed = np.zeros(n, dtype=bool)
         fixed[owner_of[owner_of != decision]] = True
+        if also is not None:
+            fixed |= also
         compact = np.full(self.num_states, -1, dtype=np.int64)
         compact[self.states] = np.arange(s)
         for node, _ in frozen:

@@ -465,6 +465,19 @@ def _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d):
 
 
 @njit(cache=True)
+def add_mean(table, n, bases):
+    """Add to ``table[:n]`` the mean of the blocks ``table[b : b + n]`` for ``b`` in
+    ``bases`` (summed in that order, in float64), and zero those blocks."""
+    k = bases.shape[0]
+    for i in range(n):
+        total = 0.0
+        for j in range(k):
+            total += table[bases[j] + i]
+            table[bases[j] + i] = 0.0
+        table[i] += total / k
+
+
+@njit(cache=True)
 def factors(sched, t):
     """Iteration ``t``'s average weight and positive / negative regret discounts."""
     weight = float(t) ** sched.gamma

@@ -172,9 +172,8 @@ def test_an_off_tree_bet_is_added_where_it_was_taken_and_the_round_re_solved(age
     assert odd[0][1] in [int(a) for a in form.labels(node)]
 
 
-@pytest.mark.parametrize("street", [1, 2], ids=["flop", "turn"])
-def test_own_play_is_frozen_for_the_actual_hand_when_the_round_is_re_solved(agent_factory, street):
-    agent = agent_factory(bets="50%", raises="none")
+def record_solves(agent):
+    """The agent's solves as they happen: (street, frozen own play before it, the solve)."""
     solves = []
     original = agent._solve
 
@@ -184,6 +183,13 @@ def test_own_play_is_frozen_for_the_actual_hand_when_the_round_is_re_solved(agen
         solves.append((agent.root.street, frozen, agent.solved))
 
     agent._solve = spy
+    return solves
+
+
+@pytest.mark.parametrize("street", [1, 2], ids=["flop", "turn"])
+def test_own_play_is_frozen_for_the_actual_hand_when_the_round_is_re_solved(agent_factory, street):
+    agent = agent_factory(bets="50%", raises="none")
+    solves = record_solves(agent)
     play(agent, AGENT_SEAT, odd_sizer_on(street))
     _, frozen, solved = next((st, f, so) for st, f, so in solves if st == street and f)
     mine = hand_index(*DECK[2 * AGENT_SEAT : 2 * AGENT_SEAT + 2])
@@ -195,6 +201,30 @@ def test_own_play_is_frozen_for_the_actual_hand_when_the_round_is_re_solved(agen
         expected = np.array([played[a] for a in labels])
         assert np.allclose(solved.rows(node, "current")[mine], expected)
         assert np.allclose(solved.rows(node, "average")[mine], expected)
+
+
+def test_with_two_threads_a_flop_iteration_walks_two_boards_and_own_play_stays_frozen(agent_factory, monkeypatch):
+    from gamesolve_nlth.search import agent as agent_module
+
+    made = []
+
+    class Recorded(agent_module.SampledChanceCFR):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(agent_module, "SampledChanceCFR", Recorded)
+    agent = agent_factory(bets="50%", raises="none", threads="2")
+    solves = record_solves(agent)
+    play(agent, AGENT_SEAT, odd_sizer_on(1))
+    assert len(made) >= 2 and all(s.boards_per_iteration == 2 and s.iterations == 8 for s in made)
+    assert all(8 < s.boards <= 16 for s in made)  # 16 boards walked, with distinct turns in each pair
+    frozen, solved = next((f, so) for st, f, so in solves if st == 1 and f)
+    mine = hand_index(*DECK[2 * AGENT_SEAT : 2 * AGENT_SEAT + 2])
+    for path, played in frozen.items():
+        node = agent_module._walk(solved.form, path)
+        expected = np.array([played[int(a)] for a in solved.form.labels(node)])
+        assert np.allclose(solved.rows(node, "current")[mine], expected)
 
 
 def test_beliefs_at_the_river_are_the_turn_root_beliefs_times_sigma(agent_factory):

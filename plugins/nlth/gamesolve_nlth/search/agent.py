@@ -18,7 +18,8 @@ How a hand goes for the agent in ``seat``:
   by vector-form CFR over both ranges (:mod:`gamesolve_nlth.spot.tree`); on the flop with
   public chance sampling (:class:`~gamesolve.solve.vcfr_sampled.SampledChanceCFR`: each
   iteration walks the flop's betting and one turn and river card drawn for it, tables
-  allocated per board reached).
+  allocated per board reached; with ``threads=T``, T boards at once, one per thread, with
+  distinct turn cards, the flop's rows taking the mean of their updates).
   Pots of three or more players are solved by external-sampling Linear MCCFR with deals
   drawn from the range beliefs (:mod:`gamesolve_nlth.search.multiway`; supplement: Monte
   Carlo Linear CFR for large subgames): turns and rivers to the end of the game, flops to the start of the turn or right
@@ -36,9 +37,6 @@ How a hand goes for the agent in ``seat``:
   (100) chips away from every blueprint raise at that point with at most four players left;
   then the rest of the round is searched from the public state after that raise (beliefs
   carried there by the blueprint), to the flop's leaves with continuation strategies.
-
-What is not here yet (issue 12): one board per *thread* on the flop (a flop iteration draws
-one board; ``threads`` splits its flop lines, not boards).
 """
 
 from __future__ import annotations
@@ -78,11 +76,15 @@ class NLTHSearchConfig:
         re-solve between decisions gets it whole; 0: none; then ``iterations`` decide alone and
         play is reproducible on any machine).
     :ivar iterations: most iterations of one heads-up (vector CFR) solve (on the flop each
-        walks one sampled turn and river card: far cheaper and noisier than a full iteration).
+        walks ``threads`` sampled turn and river cards: far cheaper and noisier than a full
+        iteration).
     :ivar heads_up_flop: whether heads-up flops search (to the end of the game, sampling the
         turn and river; off by default: within a few seconds the sampled solve stays far from
         equilibrium, about 150% of the pot exploitable on a reduced flop after 5 s, see
         docs/search.md, so the blueprint plays them unless asked).
+    :ivar threads: threads of a solve: a heads-up flop iteration walks this many sampled
+        boards at once, one per thread; turns and rivers split the first chance node's cards
+        over them; multiway solves run this many MCCFR threads.
     :ivar flop_memory: most gigabytes of a heads-up flop solve's tables (they grow with the
         boards reached; the solve stops, and plays what it has, before passing it).
     :ivar mccfr_iterations: most iterations of one multiway (MCCFR) solve.
@@ -490,8 +492,8 @@ class NLTHSearchAgent(Agent):
             board = tuple(spot.board)
             solver = SampledChanceCFR(
                 form, config, pool=[c for c in range(52) if c not in board], strengths=lambda cards: hand_strengths(board + cards),
-                seed=int(self.rng.integers(2**31)), root_reach=reach, frozen=frozen, threads=self.config.threads,
-                dtype=np.float32, max_bytes=int(self.config.flop_memory * 2**30),
+                seed=int(self.rng.integers(2**31)), root_reach=reach, frozen=frozen,
+                boards_per_iteration=self.config.threads, dtype=np.float32, max_bytes=int(self.config.flop_memory * 2**30),
             )  # fmt: skip
         else:
             solver = VectorCFR(form, config, root_reach=reach, frozen=frozen, threads=self.config.threads)
