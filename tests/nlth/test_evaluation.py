@@ -101,6 +101,23 @@ def test_the_check_down_value_is_a_martingale_under_chance():
     assert expected == pytest.approx(before, abs=1e-9)
 
 
+def mean_card_correction(estimator, state, seat, street):
+    """The turn's (or river's) correction of ``seat`` for every card left in the deck (the
+    other players' cards out), and its mean over them, each card weighted by its probability
+    given random range weights of ``seat`` (card removal included)."""
+    board = state.board[: 3 if street == "turn" else 4]
+    out = [c for p in range(state.num_players) if p != seat for c in state.hole_cards(p)] + board
+    w = possible(out) * np.random.default_rng(2).random(1326)
+    deck = [c for c in range(52) if c not in out]
+    mean, terms = 0.0, []
+    for c in deck:
+        wc = w * possible([c])
+        term = estimator._street_term(state, seat, w, wc, board, board + [c])
+        terms.append(term)
+        mean += wc.sum() / ((len(deck) - 2) * w.sum()) * term
+    return mean, terms
+
+
 @pytest.mark.parametrize("street", ["turn", "river"])
 def test_a_card_correction_with_the_stakes_model_has_mean_zero(street):
     """The stakes value is no martingale: the turn's and the river's corrections subtract the
@@ -114,15 +131,7 @@ def test_a_card_correction_with_the_stakes_model_has_mean_zero(street):
         state.apply("cc").apply("cc")
     table = StakesTable(np.random.default_rng(1).normal(0, 0.3, int(np.prod(table_shape()))))
     estimator = HoleCardAIVAT(game, CallAgent(game), preflop=None, stakes=table)
-    board = state.board[: 3 if street == "turn" else 4]
-    w = possible(state.hole_cards(1) + board) * np.random.default_rng(2).random(1326)
-    deck = [c for c in range(52) if c not in state.hole_cards(1) + board]
-    mean, terms = 0.0, []
-    for c in deck:
-        wc = w * possible([c])
-        term = estimator._street_term(state, 0, w, wc, board, board + [c])
-        terms.append(term)
-        mean += wc.sum() / ((len(deck) - 2) * w.sum()) * term
+    mean, terms = mean_card_correction(estimator, state, 0, street)
     assert np.std(terms) > 10  # the corrections are not trivially 0
     assert mean == pytest.approx(0.0, abs=1e-9)
 
@@ -141,16 +150,7 @@ def test_a_card_correction_has_mean_zero_over_the_deck_without_the_folded_player
         state.apply("cc").apply("cc")
     table = StakesTable(np.random.default_rng(1).normal(0, 0.3, int(np.prod(table_shape())))) if stakes else None
     estimator = HoleCardAIVAT(game, CallAgent(game), preflop=None, stakes=table)
-    board = state.board[: 3 if street == "turn" else 4]
-    out = state.hole_cards(0) + state.hole_cards(2) + board
-    w = possible(out) * np.random.default_rng(2).random(1326)
-    deck = [c for c in range(52) if c not in out]
-    mean, terms = 0.0, []
-    for c in deck:
-        wc = w * possible([c])
-        term = estimator._street_term(state, 1, w, wc, board, board + [c])
-        terms.append(term)
-        mean += wc.sum() / ((len(deck) - 2) * w.sum()) * term
+    mean, terms = mean_card_correction(estimator, state, 1, street)
     assert np.std(terms) > 1  # the corrections are not trivially 0
     assert mean == pytest.approx(0.0, abs=1e-9)
 
