@@ -1,0 +1,165 @@
+"""The six-player strength experiment of docs/search.md ("Strength (six players): the
+confirmatory design"): one search agent and five blueprint agents, the search agent's
+AIVAT-corrected win rate, run one seed at a time so that the runs can be spread over several
+sessions and machines, and analysed once, when every declared seed is in.
+
+    python benchmarks/strength6.py run --store bp6-it20m --seed 31
+    python benchmarks/strength6.py report
+
+``run`` plays ``gamesolve match`` (the design's exact command, iteration caps only, so every
+hand is the same on any machine and at any load) and writes ``docs/results/strength6/seed-S.json``:
+the match's ``--json`` summary, the command, and the SHA-256 of the blueprint's arrays, so
+that runs on a retrained blueprint are only pooled with runs on the same bits. ``report``
+prints the seeds done and, only when all of them are in, the pooled result (the mean of the
+seeds' means, SE from theirs; one-sided p of the normal test): the design's single look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import zarr
+
+RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results" / "strength6"
+
+# The design, fixed before the first of its runs (docs/search.md).
+SEEDS = tuple(range(31, 41))
+HANDS = 3000
+SEARCH = "seconds=0:iterations=30:mccfr_iterations=10000"
+BLUEPRINT_COMMAND = ("gamesolve solve --game nlth --preset small --iterations 20000000 --threads 1 --seed 0 "
+                     "-o discount_interval=600k -o lcfr_threshold=12M -o prune_threshold=6M "
+                     "-o snapshot_interval=2M -o snapshot_start=12M --out STORE")  # fmt: skip
+ALPHA = 0.05
+
+
+def blueprint_digest(store: Path) -> str:
+    """SHA-256 over every array of the store's blueprint (names, dtypes, shapes, values in C
+    order): equal for two stores exactly when they would play alike."""
+    group = zarr.open_group(str(store / "blueprint"), mode="r")
+    digest = hashlib.sha256()
+    with warnings.catch_warnings():  # the store's manifest.json is not a zarr node, rightly
+        warnings.simplefilter("ignore")
+        arrays = sorted((name, a) for name, a in group.members(max_depth=None) if isinstance(a, zarr.Array))
+    for name, array in arrays:
+        digest.update(f"{name}|{array.dtype}|{array.shape}\n".encode())
+        step = max(1, array.shape[0] // 64) if array.ndim else 1
+        for start in range(0, array.shape[0] if array.ndim else 1, step):
+            block = array[start:start + step] if array.ndim else array[()]
+            digest.update(np.ascontiguousarray(block).tobytes())
+    return digest.hexdigest()
+
+
+def match_command(store: str, seed: int, workers: int) -> list[str]:
+    search = f"search:store={store}:{SEARCH}"
+    blueprint = f"blueprint:store={store}"
+    return ["gamesolve", "match", "--game", "nlth", "--hands", str(HANDS), "--seed", str(seed),
+            "--workers", str(workers), "--json", "--aivat",
+            "--agents", ",".join([search] + [blueprint] * 5)]  # fmt: skip
+
+
+def run(store: Path, seed: int, workers: int) -> None:
+    if seed not in SEEDS:
+        sys.exit(f"error: seed {seed} is not one of the design's seeds {SEEDS[0]}-{SEEDS[-1]}")
+    out = RESULTS / f"seed-{seed}.json"
+    if out.exists():
+        sys.exit(f"error: {out} exists: each seed is run once")
+    digest = blueprint_digest(store)
+    command = match_command(str(store), seed, workers)
+    print(" ".join(command), flush=True)
+    started = time.time()
+    exe = Path(sys.executable).parent / "gamesolve"  # this environment's, not whichever is on PATH
+    done = subprocess.run([str(exe) if exe.exists() else command[0]] + command[1:], stdout=subprocess.PIPE, text=True)  # progress on stderr, to the terminal
+    if done.returncode != 0:
+        sys.exit(f"error: the match failed (exit {done.returncode})")
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    record = {"seed": seed, "blueprint_sha256": digest, "design": {"hands": HANDS, "search": SEARCH},
+              "command": " ".join(command), "wall_seconds": time.time() - started, "match": summary}  # fmt: skip
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    tmp.rename(out)
+    print(f"wrote {out}")
+
+
+def _search_row(record: dict) -> dict:
+    rows = [a for a in record["match"]["agents"] if a["name"].startswith("search:")]
+    if len(rows) != 1:
+        raise SystemExit(f"error: seed {record['seed']}: expected one search agent, found {len(rows)}")
+    return rows[0]
+
+
+def one_sided_p(mean: float, se: float) -> float:
+    return 0.5 * math.erfc(mean / se / math.sqrt(2))
+
+
+def report(directory: Path) -> dict:
+    records = [json.loads(p.read_text()) for p in sorted(directory.glob("seed-*.json"))]
+    digests = {r["blueprint_sha256"] for r in records}
+    if len(digests) > 1:
+        raise SystemExit(f"error: runs on different blueprints ({len(digests)} digests): not one experiment")
+    for r in records:
+        if r["design"] != {"hands": HANDS, "search": SEARCH} or r["seed"] not in SEEDS:
+            raise SystemExit(f"error: seed {r['seed']} was not run with the design's settings")
+    print("| seed | hands | raw (duplicate deals) | AIVAT, hand held | variance reduction | searched decisions | seconds |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in records:
+        row = _search_row(r)
+        aivat = row["aivat"]
+        searched = row["latency"].get("searched", {}).get("decisions", 0)
+        print(f"| {r['seed']} | {row['hands']:,} | {row['win_rate']:+.0f} ± {row['stderr']:.0f} | "
+              f"{aivat['win_rate']:+.0f} ± {aivat['stderr']:.0f} | {aivat['variance_reduction']:.2f} | {searched} | "
+              f"{r['match']['seconds']:.0f} |")  # fmt: skip
+    done = sorted(r["seed"] for r in records)
+    result: dict = {"seeds_done": done, "seeds": list(SEEDS), "blueprint_sha256": next(iter(digests), None)}
+    if done != list(SEEDS):
+        print(f"{len(done)} of the design's {len(SEEDS)} seeds are in; the pooled result is withheld until all are "
+              f"(the design's single look). Missing: {sorted(set(SEEDS) - set(done))}")  # fmt: skip
+        return result
+    for label, pick in (("raw", lambda row: row), ("aivat", lambda row: row["aivat"])):
+        means = [pick(_search_row(r))["win_rate"] for r in records]
+        ses = [pick(_search_row(r))["stderr"] for r in records]
+        mean = sum(means) / len(means)
+        se = math.sqrt(sum(s * s for s in ses)) / len(ses)
+        result[label] = {"mbb_per_game": mean, "se": se, "p_one_sided": one_sided_p(mean, se)}
+        print(f"pooled {label}: {mean:+.0f} ± {se:.0f} mbb/game over {HANDS * len(records):,} hands, "
+              f"one-sided p = {result[label]['p_one_sided']:.4f}")  # fmt: skip
+    met = result["aivat"]["p_one_sided"] < ALPHA and result["aivat"]["mbb_per_game"] > 0
+    print(f"acceptance (AIVAT win rate positive at p < {ALPHA}): {'met' if met else 'not met'}")
+    result["met"] = met
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="what", required=True)
+    r = sub.add_parser("run", help="play one seed of the design and record it")
+    r.add_argument("--store", type=Path, required=True, help=f"the blueprint: {BLUEPRINT_COMMAND}")
+    r.add_argument("--seed", type=int, required=True)
+    r.add_argument("--workers", type=int, default=2)
+    d = sub.add_parser("digest", help="print the SHA-256 of a blueprint's arrays")
+    d.add_argument("--store", type=Path, required=True)
+    p = sub.add_parser("report", help="the seeds done and, when all are in, the pooled result")
+    p.add_argument("--dir", type=Path, default=RESULTS)
+    p.add_argument("--json", action="store_true", help="print the result as one JSON line too")
+    args = parser.parse_args()
+    if args.what == "run":
+        run(args.store, args.seed, args.workers)
+    elif args.what == "digest":
+        print(blueprint_digest(args.store))
+    else:
+        result = report(args.dir)
+        if args.json:
+            print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
