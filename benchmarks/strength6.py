@@ -8,8 +8,9 @@ sessions and machines, and analysed once, when every declared seed is in.
 
 ``run`` plays ``gamesolve match`` (the design's exact command, iteration caps only, so every
 hand is the same on any machine and at any load) and writes ``docs/results/strength6/seed-S.json``:
-the match's ``--json`` summary, the command, and the SHA-256 of the blueprint's arrays, so
-that runs on a retrained blueprint are only pooled with runs on the same bits. ``report``
+the match's ``--json`` summary, the command, the commit of the code that played, and the
+SHA-256 of the blueprint's arrays, so that only runs of the same code on the same bits are
+pooled. ``report``
 prints the seeds done and, only when all of them are in, the pooled result (the mean of the
 seeds' means, SE from theirs; one-sided p of the normal test): the design's single look.
 """
@@ -58,6 +59,17 @@ def blueprint_digest(store: Path) -> str:
     return digest.hexdigest()
 
 
+def code_commit() -> str:
+    """The commit the agents' code comes from; refused when the code differs from it."""
+    repo = Path(__file__).resolve().parent.parent
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "gamesolve", "plugins"], cwd=repo,
+                           capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    if dirty:
+        sys.exit(f"error: uncommitted changes to the code; a run must name the commit it played:\n{dirty}")
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True,
+                          check=True).stdout.strip()  # fmt: skip
+
+
 def match_command(store: str, seed: int, workers: int) -> list[str]:
     search = f"search:store={store}:{SEARCH}"
     blueprint = f"blueprint:store={store}"
@@ -66,12 +78,13 @@ def match_command(store: str, seed: int, workers: int) -> list[str]:
             "--agents", ",".join([search] + [blueprint] * 5)]  # fmt: skip
 
 
-def run(store: Path, seed: int, workers: int) -> None:
+def run(store: Path, seed: int, workers: int, directory: Path) -> None:
     if seed not in SEEDS:
         sys.exit(f"error: seed {seed} is not one of the design's seeds {SEEDS[0]}-{SEEDS[-1]}")
-    out = RESULTS / f"seed-{seed}.json"
+    out = directory / f"seed-{seed}.json"
     if out.exists():
         sys.exit(f"error: {out} exists: each seed is run once")
+    commit = code_commit()
     digest = blueprint_digest(store)
     command = match_command(str(store), seed, workers)
     print(" ".join(command), flush=True)
@@ -81,9 +94,9 @@ def run(store: Path, seed: int, workers: int) -> None:
     if done.returncode != 0:
         sys.exit(f"error: the match failed (exit {done.returncode})")
     summary = json.loads(done.stdout.strip().splitlines()[-1])
-    record = {"seed": seed, "blueprint_sha256": digest, "design": {"hands": HANDS, "search": SEARCH},
+    record = {"seed": seed, "blueprint_sha256": digest, "code_commit": commit, "design": {"hands": HANDS, "search": SEARCH},
               "command": " ".join(command), "wall_seconds": time.time() - started, "match": summary}  # fmt: skip
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
     tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     tmp.rename(out)
@@ -106,6 +119,8 @@ def report(directory: Path) -> dict:
     digests = {r["blueprint_sha256"] for r in records}
     if len(digests) > 1:
         raise SystemExit(f"error: runs on different blueprints ({len(digests)} digests): not one experiment")
+    if len({r["code_commit"] for r in records}) > 1:
+        raise SystemExit("error: runs from different commits: the design plays one commit's code (docs/search.md)")
     for r in records:
         if r["design"] != {"hands": HANDS, "search": SEARCH} or r["seed"] not in SEEDS:
             raise SystemExit(f"error: seed {r['seed']} was not run with the design's settings")
@@ -145,6 +160,7 @@ def main() -> None:
     r.add_argument("--store", type=Path, required=True, help=f"the blueprint: {BLUEPRINT_COMMAND}")
     r.add_argument("--seed", type=int, required=True)
     r.add_argument("--workers", type=int, default=2)
+    r.add_argument("--dir", type=Path, default=RESULTS, help="where the seed's record goes")
     d = sub.add_parser("digest", help="print the SHA-256 of a blueprint's arrays")
     d.add_argument("--store", type=Path, required=True)
     p = sub.add_parser("report", help="the seeds done and, when all are in, the pooled result")
@@ -152,7 +168,7 @@ def main() -> None:
     p.add_argument("--json", action="store_true", help="print the result as one JSON line too")
     args = parser.parse_args()
     if args.what == "run":
-        run(args.store, args.seed, args.workers)
+        run(args.store, args.seed, args.workers, args.dir)
     elif args.what == "digest":
         print(blueprint_digest(args.store))
     else:
