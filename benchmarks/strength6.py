@@ -8,7 +8,7 @@ sessions and machines, and analysed once, when every declared seed is in.
 
 ``run`` plays ``gamesolve match`` (the design's exact command, iteration caps only, so every
 hand is the same on any machine and at any load) and writes ``docs/results/strength6/seed-S.json``:
-the match's ``--json`` summary, the command, the commit of the code that played, and the
+the match's ``--json`` summary, the command, the commit and code trees that played, and the
 SHA-256 of the blueprint's arrays, so that only runs of the same code on the same bits are
 pooled. ``report``
 prints the seeds done and, only when all of them are in, the pooled result (the mean of the
@@ -59,15 +59,27 @@ def blueprint_digest(store: Path) -> str:
     return digest.hexdigest()
 
 
-def code_commit() -> str:
-    """The commit the agents' code comes from; refused when the code differs from it."""
+def _git(*args: str) -> str:
     repo = Path(__file__).resolve().parent.parent
-    dirty = subprocess.run(["git", "status", "--porcelain", "--", "gamesolve", "plugins"], cwd=repo,
-                           capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def code_version() -> dict[str, str]:
+    """The commit that plays and the git trees of its code (``gamesolve/``, ``plugins/``): runs
+    whose trees are equal played the same code, whatever changed in docs between them. Refused
+    when the code has uncommitted changes or the environment imports another checkout's."""
+    import gamesolve
+    import gamesolve_nlth
+
+    repo = Path(__file__).resolve().parent.parent
+    for module in (gamesolve, gamesolve_nlth):
+        if repo not in Path(module.__file__).resolve().parents:
+            sys.exit(f"error: this environment imports {module.__name__} from {module.__file__}, not from {repo}")
+    dirty = _git("status", "--porcelain", "--", "gamesolve", "plugins")
     if dirty:
         sys.exit(f"error: uncommitted changes to the code; a run must name the commit it played:\n{dirty}")
-    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True,
-                          check=True).stdout.strip()  # fmt: skip
+    return {"commit": _git("rev-parse", "HEAD"), "gamesolve": _git("rev-parse", "HEAD:gamesolve"),
+            "plugins": _git("rev-parse", "HEAD:plugins")}  # fmt: skip
 
 
 def match_command(store: str, seed: int, workers: int) -> list[str]:
@@ -84,7 +96,7 @@ def run(store: Path, seed: int, workers: int, directory: Path) -> None:
     out = directory / f"seed-{seed}.json"
     if out.exists():
         sys.exit(f"error: {out} exists: each seed is run once")
-    commit = code_commit()
+    code = code_version()
     digest = blueprint_digest(store)
     command = match_command(str(store), seed, workers)
     print(" ".join(command), flush=True)
@@ -94,7 +106,7 @@ def run(store: Path, seed: int, workers: int, directory: Path) -> None:
     if done.returncode != 0:
         sys.exit(f"error: the match failed (exit {done.returncode})")
     summary = json.loads(done.stdout.strip().splitlines()[-1])
-    record = {"seed": seed, "blueprint_sha256": digest, "code_commit": commit, "design": {"hands": HANDS, "search": SEARCH},
+    record = {"seed": seed, "blueprint_sha256": digest, "code": code, "design": {"hands": HANDS, "search": SEARCH},
               "command": " ".join(command), "wall_seconds": time.time() - started, "match": summary}  # fmt: skip
     directory.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
@@ -119,8 +131,8 @@ def report(directory: Path) -> dict:
     digests = {r["blueprint_sha256"] for r in records}
     if len(digests) > 1:
         raise SystemExit(f"error: runs on different blueprints ({len(digests)} digests): not one experiment")
-    if len({r["code_commit"] for r in records}) > 1:
-        raise SystemExit("error: runs from different commits: the design plays one commit's code (docs/search.md)")
+    if len({(r["code"]["gamesolve"], r["code"]["plugins"]) for r in records}) > 1:
+        raise SystemExit("error: runs of different code: the design plays one commit's code (docs/search.md)")
     for r in records:
         if r["design"] != {"hands": HANDS, "search": SEARCH} or r["seed"] not in SEEDS:
             raise SystemExit(f"error: seed {r['seed']} was not run with the design's settings")

@@ -22,7 +22,7 @@ def _record(seed: int, raw: float, aivat: float, se: float = 100.0, digest: str 
               "aivat": {"win_rate": aivat, "stderr": se, "variance_reduction": 1.44}}  # fmt: skip
     blueprint = {"name": "blueprint:store=bp", "hands": strength6.HANDS, "win_rate": -raw / 5, "stderr": 50.0,
                  "latency": {}, "aivat": {"win_rate": 0.0, "stderr": 40.0, "variance_reduction": 2.0}}  # fmt: skip
-    return {"seed": seed, "blueprint_sha256": digest, "code_commit": "c" * 40, "design": {"hands": strength6.HANDS, "search": strength6.SEARCH},
+    return {"seed": seed, "blueprint_sha256": digest, "code": {"commit": "c" * 40, "gamesolve": "a" * 40, "plugins": "b" * 40}, "design": {"hands": strength6.HANDS, "search": strength6.SEARCH},
             "command": "gamesolve match ...", "wall_seconds": 1.0,
             "match": {"agents": [search] + [blueprint] * 5, "seconds": 700.0}}  # fmt: skip
 
@@ -65,12 +65,20 @@ def test_runs_on_different_blueprints_are_refused(tmp_path):
         strength6.report(tmp_path)
 
 
-def test_runs_from_different_commits_are_refused(tmp_path):
+def test_runs_of_different_code_are_refused(tmp_path):
     records = [_record(s, 0.0, 0.0) for s in strength6.SEEDS[:2]]
-    records[1]["code_commit"] = "f" * 40
+    records[1]["code"]["plugins"] = "f" * 40
     _write(tmp_path, records)
-    with pytest.raises(SystemExit, match="different commits"):
+    with pytest.raises(SystemExit, match="different code"):
         strength6.report(tmp_path)
+
+
+def test_runs_of_the_same_code_from_different_commits_are_pooled(tmp_path):
+    records = [_record(s, 0.0, 0.0) for s in strength6.SEEDS]
+    records[1]["code"]["commit"] = "f" * 40  # a docs-only commit between the runs
+    _write(tmp_path, records)
+    assert "aivat" in strength6.report(tmp_path)
+
 
 
 def test_runs_with_other_settings_are_refused(tmp_path):
