@@ -3,7 +3,7 @@ confirmatory design"): one search agent and five blueprint agents, the search ag
 AIVAT-corrected win rate, run one seed at a time so that the runs can be spread over several
 sessions and machines, and analysed once, when every declared seed is in.
 
-    python benchmarks/strength6.py run --store bp6-it20m --seed 31
+    python benchmarks/strength6.py run --store bp6-it20m --seed 41
     python benchmarks/strength6.py report
 
 ``run`` plays ``gamesolve match`` (the design's exact command, iteration caps only, so every
@@ -33,7 +33,7 @@ import zarr
 RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results" / "strength6"
 
 # The design, fixed before the first of its runs (docs/search.md).
-SEEDS = tuple(range(31, 41))
+SEEDS = tuple(range(41, 51))
 HANDS = 3000
 SEARCH = "seconds=0:iterations=30:mccfr_iterations=10000"
 BLUEPRINT_COMMAND = ("gamesolve solve --game nlth --preset small --iterations 20000000 --threads 1 --seed 0 "
@@ -42,12 +42,11 @@ BLUEPRINT_COMMAND = ("gamesolve solve --game nlth --preset small --iterations 20
 ALPHA = 0.05
 
 
-def blueprint_digest(store: Path) -> str:
-    """SHA-256 over every array of the store's blueprint (names, dtypes, shapes, values in C
-    order): equal for two stores exactly when they would play alike."""
-    group = zarr.open_group(str(store / "blueprint"), mode="r")
+def arrays_digest(path: Path) -> str:
+    """SHA-256 over every array of a zarr group (names, dtypes, shapes, values in C order)."""
+    group = zarr.open_group(str(path), mode="r")
     digest = hashlib.sha256()
-    with warnings.catch_warnings():  # the store's manifest.json is not a zarr node, rightly
+    with warnings.catch_warnings():  # a store's manifest.json is not a zarr node, rightly
         warnings.simplefilter("ignore")
         arrays = sorted((name, a) for name, a in group.members(max_depth=None) if isinstance(a, zarr.Array))
     for name, array in arrays:
@@ -57,6 +56,16 @@ def blueprint_digest(store: Path) -> str:
             block = array[start:start + step] if array.ndim else array[()]
             digest.update(np.ascontiguousarray(block).tobytes())
     return digest.hexdigest()
+
+
+def blueprint_digests(store: Path) -> dict[str, str]:
+    """The SHA-256 of the blueprint's arrays and of the card abstraction it plays with (from
+    the abstraction cache, as the agents load it): equal for two stores exactly when they
+    would play alike."""
+    from gamesolve_nlth.abstraction.cache import cache_root
+
+    key = json.loads((store / "zarr.json").read_text())["attributes"]["params"]["card_abstraction"]
+    return {"blueprint": arrays_digest(store / "blueprint"), "card_abstraction": arrays_digest(cache_root() / "abstraction" / key)}
 
 
 def _git(*args: str) -> str:
@@ -97,7 +106,7 @@ def run(store: Path, seed: int, workers: int, directory: Path) -> None:
     if out.exists():
         sys.exit(f"error: {out} exists: each seed is run once")
     code = code_version()
-    digest = blueprint_digest(store)
+    digest = blueprint_digests(store)
     command = match_command(str(store), seed, workers)
     print(" ".join(command), flush=True)
     started = time.time()
@@ -128,7 +137,7 @@ def one_sided_p(mean: float, se: float) -> float:
 
 def report(directory: Path) -> dict:
     records = [json.loads(p.read_text()) for p in sorted(directory.glob("seed-*.json"))]
-    digests = {r["blueprint_sha256"] for r in records}
+    digests = {json.dumps(r["blueprint_sha256"], sort_keys=True) for r in records}
     if len(digests) > 1:
         raise SystemExit(f"error: runs on different blueprints ({len(digests)} digests): not one experiment")
     if len({(r["code"]["gamesolve"], r["code"]["plugins"]) for r in records}) > 1:
@@ -146,7 +155,8 @@ def report(directory: Path) -> dict:
               f"{aivat['win_rate']:+.0f} ± {aivat['stderr']:.0f} | {aivat['variance_reduction']:.2f} | {searched} | "
               f"{r['match']['seconds']:.0f} |")  # fmt: skip
     done = sorted(r["seed"] for r in records)
-    result: dict = {"seeds_done": done, "seeds": list(SEEDS), "blueprint_sha256": next(iter(digests), None)}
+    result: dict = {"seeds_done": done, "seeds": list(SEEDS),
+                    "blueprint_sha256": json.loads(next(iter(digests))) if digests else None}  # fmt: skip
     if done != list(SEEDS):
         print(f"{len(done)} of the design's {len(SEEDS)} seeds are in; the pooled result is withheld until all are "
               f"(the design's single look). Missing: {sorted(set(SEEDS) - set(done))}")  # fmt: skip
@@ -173,7 +183,7 @@ def main() -> None:
     r.add_argument("--seed", type=int, required=True)
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--dir", type=Path, default=RESULTS, help="where the seed's record goes")
-    d = sub.add_parser("digest", help="print the SHA-256 of a blueprint's arrays")
+    d = sub.add_parser("digest", help="print the SHA-256 of a blueprint's arrays and of its card abstraction's")
     d.add_argument("--store", type=Path, required=True)
     p = sub.add_parser("report", help="the seeds done and, when all are in, the pooled result")
     p.add_argument("--dir", type=Path, default=RESULTS)
@@ -182,7 +192,7 @@ def main() -> None:
     if args.what == "run":
         run(args.store, args.seed, args.workers, args.dir)
     elif args.what == "digest":
-        print(blueprint_digest(args.store))
+        print(json.dumps(blueprint_digests(args.store)))
     else:
         result = report(args.dir)
         if args.json:

@@ -457,7 +457,7 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
         )
     if result.get("dropped_rows") or result.get("saturated_regrets"):
         lines.append(
-            f"warning     {result.get('dropped_rows', 0):,} row allocations dropped (tables full), "
+            f"warning     {result.get('dropped_rows', 0):,} row allocations dropped (tables or a thread's reservoir full), "
             f"{result.get('saturated_regrets', 0):,} regret updates clipped at int32's top"
         )
     for extra in result.get("summary", []):

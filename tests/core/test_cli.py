@@ -125,7 +125,7 @@ def test_the_summary_warns_of_dropped_rows_and_saturated_regrets(run, monkeypatc
     # 1e9 regret units per chip: a single regret update overflows int32.
     result = run("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "2000", "-o", "regret_scale=1e9")
     assert result.exit_code == 0, result.output
-    line = re.search(r"warning +([\d,]+) row allocations dropped \(tables full\), ([\d,]+) regret updates clipped", result.stdout)
+    line = re.search(r"warning +([\d,]+) row allocations dropped \(tables or a thread's reservoir full\), ([\d,]+) regret updates clipped", result.stdout)
     assert line, result.stdout
     dropped, saturated = (int(x.replace(",", "")) for x in line.groups())
     assert dropped > 0 and saturated > 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 import attrs
 import psutil
 
-from gamesolve.solve.mccfr import RESERVOIR
+from gamesolve.solve.mccfr import default_capacity
 from gamesolve_nlth.betting.action_abstraction import action_abstraction
 from gamesolve_nlth.betting.betting_tree import TreeSize
 from gamesolve_nlth.betting.tree_count import TreeTooLarge, count_betting_tree
@@ -67,7 +67,9 @@ class MemoryEstimate:
 
     @property
     def tree_bytes(self) -> int:
-        wide = sum(self.infoset_actions) + 2 * RESERVOIR >= 2**31 - 1  # the trainer's capacity (one thread)
+        # the trainer's capacity (one thread), with rows of at most 16 actions (fold, call, all-in
+        # and the paper's 13 open sizes): an upper bound
+        wide = default_capacity(sum(self.infoset_actions), 16 * max(self.buckets), 1) >= 2**31 - 1
         return self.tree.nodes * tree_bytes_per_node(self.players, wide)
 
     @property
