@@ -58,14 +58,43 @@ def arrays_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
+def strategy_digest(path: Path) -> str:
+    """SHA-256 of a blueprint strategy store's arrays with the strategy read node by node, in
+    node order: where a row sits in the table (``node_offset``) depends on when the trainer's
+    threads took fresh reservoirs, which is not part of what the blueprint plays."""
+    group = zarr.open_group(str(path), mode="r")
+    digest = hashlib.sha256()
+    skip = {"node_offset", "strategy"}
+    with warnings.catch_warnings():  # a store's manifest.json is not a zarr node, rightly
+        warnings.simplefilter("ignore")
+        names = sorted(name for name, a in group.members() if isinstance(a, zarr.Array) and name not in skip)
+    for name in names:
+        array = group[name]
+        digest.update(f"{name}|{array.dtype}|{array.shape}\n".encode())
+        digest.update(np.ascontiguousarray(array[...]).tobytes())
+    offset = group["node_offset"][...].astype(np.int64)
+    size = np.diff(group["child_start"][...]).astype(np.int64) * group["num_private"][...][group["node_round"][...]]
+    size[offset < 0] = 0
+    strategy = group["strategy"][...]
+    digest.update(f"strategy by node|{strategy.dtype}|{int(size.sum())}\n".encode())
+    digest.update((offset >= 0).tobytes())
+    for lo in range(0, len(offset), 1 << 18):
+        o, n = offset[lo:lo + (1 << 18)], size[lo:lo + (1 << 18)]
+        keep = n > 0
+        o, n = o[keep], n[keep]
+        index = np.repeat(o - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+        digest.update(strategy[index].tobytes())
+    return digest.hexdigest()
+
+
 def blueprint_digests(store: Path) -> dict[str, str]:
-    """The SHA-256 of the blueprint's arrays and of the card abstraction it plays with (from
-    the abstraction cache, as the agents load it): equal for two stores exactly when they
-    would play alike."""
+    """The SHA-256 of the blueprint (:func:`strategy_digest`) and of the card abstraction it
+    plays with (from the abstraction cache, as the agents load it): equal for two stores
+    exactly when they would play alike."""
     from gamesolve_nlth.abstraction.cache import cache_root
 
     key = json.loads((store / "zarr.json").read_text())["attributes"]["params"]["card_abstraction"]
-    return {"blueprint": arrays_digest(store / "blueprint"), "card_abstraction": arrays_digest(cache_root() / "abstraction" / key)}
+    return {"blueprint": strategy_digest(store / "blueprint"), "card_abstraction": arrays_digest(cache_root() / "abstraction" / key)}
 
 
 def _git(*args: str) -> str:

@@ -87,3 +87,41 @@ def test_runs_with_other_settings_are_refused(tmp_path):
     _write(tmp_path, [record])
     with pytest.raises(SystemExit, match="design's settings"):
         strength6.report(tmp_path)
+
+
+def _strategy_store(path: Path, order: list[int]) -> Path:
+    """A blueprint-like store: 3 decision nodes of 2 actions and 2 private states, their rows
+    laid out in ``order``."""
+    import numpy as np
+    import zarr
+
+    rows = {0: [1, 2, 3, 4], 1: [5, 6, 7, 8], 2: [9, 10, 11, 12]}
+    offset = np.zeros(4, np.int32)
+    offset[3] = -1  # a terminal: no row
+    strategy, at = [], 0
+    for node in order:
+        offset[node] = at
+        strategy += rows[node]
+        at += 4
+    group = zarr.open_group(str(path), mode="w")
+    for name, values in {"child_start": np.array([0, 2, 4, 6, 6], np.int32), "num_private": np.array([2], np.int32),
+                         "node_round": np.zeros(4, np.int32), "node_offset": offset,
+                         "strategy": np.array(strategy, np.uint16)}.items():  # fmt: skip
+        group.create_array(name, data=values)
+    return path
+
+
+def test_the_blueprint_digest_ignores_where_rows_sit_in_the_table(tmp_path):
+    one = strength6.strategy_digest(_strategy_store(tmp_path / "a", [0, 1, 2]))
+    other = strength6.strategy_digest(_strategy_store(tmp_path / "b", [2, 0, 1]))
+    assert one == other
+
+
+def test_the_blueprint_digest_sees_a_changed_probability(tmp_path):
+    import zarr
+
+    path = _strategy_store(tmp_path / "a", [0, 1, 2])
+    before = strength6.strategy_digest(path)
+    group = zarr.open_group(str(path), mode="r+")
+    group["strategy"][5] = 99
+    assert strength6.strategy_digest(path) != before

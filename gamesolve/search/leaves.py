@@ -99,15 +99,49 @@ def joint_choices(k: int, choosers: list[int], num_players: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _exact(lo, hi, tree, term, deals, rows, row_offset, combos, out, v):
+def _reached(lo, hi, tree, ends, deals, d, order, pick, stack):
+    """The nodes of the subtree ``lo..hi-1`` that deal ``d`` reaches, in preorder, into
+    ``order`` (their count returned); at a public chance node ``i``, ``pick[i - lo]`` is the
+    child the deal takes. Only that child's subtree is walked: the others' values would be
+    computed and never read (a Leduc board card: one child of up to six)."""
+    n = 0
+    top = 0  # stack[t] = (end of the chosen child's subtree, end of its chance node's subtree)
+    node = lo
+    while node < hi:
+        while top > 0 and node == stack[top - 1, 0]:
+            node = stack[top - 1, 1]
+            top -= 1
+        if node >= hi:
+            break
+        order[n] = node
+        n += 1
+        if tree.kind[node] == CHANCE:
+            child = chance_child(tree, deals, node, d)
+            pick[node - lo] = child
+            stack[top, 0] = ends[child]
+            stack[top, 1] = ends[node]
+            top += 1
+            node = child
+        else:
+            node += 1
+    return n
+
+
+@njit(cache=True)
+def _exact(lo, hi, tree, ends, term, deals, rows, row_offset, combos, out, v):
     """Values at node ``lo`` for every consistent deal and joint choice: a backward pass over
-    the subtree ``lo..hi-1`` (preorder), chance following the deal's outcomes."""
+    the nodes of the subtree ``lo..hi-1`` that the deal reaches (:func:`_reached`)."""
     n_players = out.shape[2]
+    order = np.empty(hi - lo, np.int64)
+    pick = np.empty(hi - lo, np.int64)
+    stack = np.empty((hi - lo, 2), np.int64)
     for d in range(deals.private.shape[0]):
         if deals.index[d] < 0:  # a deal inconsistent with the leaf's public chance
             continue
+        n = _reached(lo, hi, tree, ends, deals, d, order, pick, stack)
         for c in range(combos.shape[0]):
-            for node in range(hi - 1, lo - 1, -1):
+            for k in range(n - 1, -1, -1):
+                node = order[k]
                 i = node - lo
                 kind = tree.kind[node]
                 if kind == TERMINAL:
@@ -115,7 +149,7 @@ def _exact(lo, hi, tree, term, deals, rows, row_offset, combos, out, v):
                         v[i, p] = terminal_value(term, node, p, deals.strength, deals.index, d)
                     continue
                 if kind == CHANCE:
-                    j = chance_child(tree, deals, node, d) - lo
+                    j = pick[i] - lo
                     for p in range(n_players):
                         v[i, p] = v[j, p]
                     continue
@@ -216,7 +250,7 @@ class ExactLeafValues(_LeafValues):
         hi = int(self._ends[leaf])
         scratch = np.zeros((hi - leaf, self.form.num_players))
         c = self.continuations
-        _exact(leaf, hi, self._tree, self._terminals, deals, c.rows, c.row_offset, combos, out, scratch)
+        _exact(leaf, hi, self._tree, self._ends, self._terminals, deals, c.rows, c.row_offset, combos, out, scratch)
 
 
 class SampledLeafValues(_LeafValues):
