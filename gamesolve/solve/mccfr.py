@@ -363,7 +363,9 @@ class MCCFRTrainer(ScheduledRun):
         tb = self.tables
         refill_below, reservoir = headroom(self._max_row)
         for t in range(self.threads):
-            if tb.res_end[t] - tb.res_next[t] < refill_below + self._max_row:
+            # Only where the kernel itself stops for one: a reservoir taken because a batch
+            # happened to end would move every later row, and batches end where the clock says.
+            if tb.res_end[t] - tb.res_next[t] < refill_below:
                 size = min(reservoir, self.capacity - self.used)
                 if size <= refill_below:
                     self.full = True

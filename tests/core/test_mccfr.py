@@ -246,6 +246,27 @@ def test_a_reservoir_holds_what_one_iteration_allocates(leduc2_poker, monkeypatc
     assert (trainer.node_offset[leduc2_poker.node_kind == 0] >= 0).all()
 
 
+def test_the_tables_layout_does_not_depend_on_how_the_run_is_cut_into_batches(leduc2_poker, monkeypatch):
+    # Batches end where the clock says: a reservoir taken at a batch's end instead of where an
+    # iteration ran it low put rows elsewhere, so one seed stored different bits.
+    import gamesolve.solve.mccfr as mccfr
+
+    monkeypatch.setattr(mccfr, "RESERVOIR", 48)
+    monkeypatch.setattr(mccfr, "REFILL_BELOW", 8)
+    monkeypatch.setattr(mccfr, "ROWS_PER_ITERATION", 6)
+    runs = []
+    for batch in (1_000, 1):
+        trainer = MCCFRTrainer(leduc2_poker, toy_config(), seed=0)
+        while trainer.counters.iteration < 3_000:
+            n = min(batch, 3_000 - trainer.counters.iteration)
+            trainer._run_batch(n, prune_active=False)
+            trainer.counters.iteration += n
+        runs.append(trainer)
+    assert runs[0].used > mccfr.headroom(runs[0]._max_row)[1]  # a second reservoir was taken
+    assert np.array_equal(runs[0].node_offset, runs[1].node_offset)
+    assert np.array_equal(runs[0].regrets, runs[1].regrets)
+
+
 def test_the_default_capacity_holds_every_row_with_each_reservoirs_unused_rest():
     from gamesolve.solve.mccfr import default_capacity, headroom
 
