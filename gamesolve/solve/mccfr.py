@@ -260,9 +260,9 @@ def headroom(max_row: int) -> tuple[int, int]:
 
 def default_capacity(total: int, max_row: int, threads: int) -> int:
     """Table entries that hold every row of ``total`` entries: a thread leaves the rest of its
-    reservoir (fewer than ``refill_below + max_row`` entries) unused when it takes a fresh one,
-    so each reservoir carries that much slack (``np.zeros`` maps pages lazily: slack costs
-    memory only where used)."""
+    reservoir (fewer than ``refill_below`` entries) unused when it takes a fresh one, so each
+    reservoir carries slack for it, counted with a row's more as a margin (``np.zeros`` maps
+    pages lazily: slack costs memory only where used)."""
     refill_below, reservoir = headroom(max_row)
     waste = refill_below + max_row
     reservoirs = -(-total // (reservoir - waste)) + threads + 1
@@ -289,8 +289,10 @@ class MCCFRTrainer(ScheduledRun):
         first_round = (sizes > 0) & (form.node_round == 0)
         self.round0_size = int(sizes[first_round].sum())
         total = int(sizes.sum())
+        self._max_row = int(sizes.max(initial=1))
+        self._refill_below, self._reservoir = headroom(self._max_row)
         if capacity is None:
-            capacity = default_capacity(total, int(sizes.max(initial=1)), self.threads)
+            capacity = default_capacity(total, self._max_row, self.threads)
         if capacity < self.round0_size:
             raise ValueError(f"capacity {capacity:,} cannot hold the first round's {self.round0_size:,} table entries")
         self.capacity = int(capacity)
@@ -321,7 +323,6 @@ class MCCFRTrainer(ScheduledRun):
         self.full = False  # the arena has no reservoir left to hand out (see _refill)
         self.update_rng = np.array([mix(self.seed * 7_777_777 + 12345)], dtype=np.uint64)
         depth = int(K.tree_depth(form.child_start, form.child_list))
-        self._max_row = int(sizes.max(initial=1))
         max_actions = int(form.num_actions.max())
         self.scratch = K.Scratch(
             st_node=np.zeros((t, depth + 1), dtype=np.int32),
@@ -361,13 +362,12 @@ class MCCFRTrainer(ScheduledRun):
         run goes on with what the threads hold: rows that do not fit are dropped (their nodes
         play uniformly) and counted, and the summary says so."""
         tb = self.tables
-        refill_below, reservoir = headroom(self._max_row)
         for t in range(self.threads):
             # Only where the kernel itself stops for one: a reservoir taken because a batch
             # happened to end would move every later row, and batches end where the clock says.
-            if tb.res_end[t] - tb.res_next[t] < refill_below:
-                size = min(reservoir, self.capacity - self.used)
-                if size <= refill_below:
+            if tb.res_end[t] - tb.res_next[t] < self._refill_below:
+                size = min(self._reservoir, self.capacity - self.used)
+                if size <= self._refill_below:
                     self.full = True
                     continue
                 tb.res_next[t] = self.used
@@ -382,7 +382,7 @@ class MCCFRTrainer(ScheduledRun):
             prune_last_round=bool(c.prune_last_round), scale=self.scale, prune_threshold=np.int64(c.prune_below),
             regret_floor=np.int64(c.regret_floor), accumulate_avg=c.average == "sampled",
             strategy_every=np.int64(every), last_round=np.int64(self.form.num_rounds - 1),
-            refill_below=np.int64(0 if self.full or self.fetch.on else headroom(self._max_row)[0]),
+            refill_below=np.int64(0 if self.full or self.fetch.on else self._refill_below),
         )  # fmt: skip
 
     def _run_batch(self, n: int, prune_active: bool | None = None) -> int:
