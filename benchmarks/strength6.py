@@ -13,6 +13,10 @@ SHA-256 of the blueprint's arrays, so that only runs of the same code on the sam
 pooled. ``report``
 prints the seeds done and, only when all of them are in, the pooled result (the mean of the
 seeds' means, SE from theirs; one-sided p of the normal test): the design's single look.
+
+A seed's record is written (atomically) only when its match has ended: a run killed halfway
+leaves no record, and running that seed again plays the same hands. Bad input is refused in
+one line, exit 2.
 """
 
 from __future__ import annotations
@@ -42,19 +46,42 @@ BLUEPRINT_COMMAND = ("gamesolve solve --game nlth --preset small --iterations 20
 ALPHA = 0.05
 
 
+class Refused(SystemExit):
+    """A one-line refusal: ``main`` prints it and exits 2."""
+
+    def __init__(self, message: str):
+        super().__init__(2)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _array_names(group, recursive: bool = True) -> list[str]:
+    with warnings.catch_warnings():  # a store's manifest.json is not a zarr node, rightly
+        warnings.simplefilter("ignore")
+        members = group.members(max_depth=None) if recursive else group.members()
+        return sorted(name for name, a in members if isinstance(a, zarr.Array))
+
+
+def _hash_array(digest, name: str, array) -> None:
+    """Name, dtype, shape and values in C order, read in blocks (the digest is the same as of
+    the whole array at once)."""
+    digest.update(f"{name}|{array.dtype}|{array.shape}\n".encode())
+    if array.ndim == 0:
+        digest.update(np.ascontiguousarray(array[()]).tobytes())
+        return
+    step = max(1, array.shape[0] // 64)
+    for start in range(0, array.shape[0], step):
+        digest.update(np.ascontiguousarray(array[start:start + step]).tobytes())
+
+
 def arrays_digest(path: Path) -> str:
     """SHA-256 over every array of a zarr group (names, dtypes, shapes, values in C order)."""
     group = zarr.open_group(str(path), mode="r")
     digest = hashlib.sha256()
-    with warnings.catch_warnings():  # a store's manifest.json is not a zarr node, rightly
-        warnings.simplefilter("ignore")
-        arrays = sorted((name, a) for name, a in group.members(max_depth=None) if isinstance(a, zarr.Array))
-    for name, array in arrays:
-        digest.update(f"{name}|{array.dtype}|{array.shape}\n".encode())
-        step = max(1, array.shape[0] // 64) if array.ndim else 1
-        for start in range(0, array.shape[0] if array.ndim else 1, step):
-            block = array[start:start + step] if array.ndim else array[()]
-            digest.update(np.ascontiguousarray(block).tobytes())
+    for name in _array_names(group):
+        _hash_array(digest, name, group[name])
     return digest.hexdigest()
 
 
@@ -64,14 +91,9 @@ def strategy_digest(path: Path) -> str:
     threads took fresh reservoirs, which is not part of what the blueprint plays."""
     group = zarr.open_group(str(path), mode="r")
     digest = hashlib.sha256()
-    skip = {"node_offset", "strategy"}
-    with warnings.catch_warnings():  # a store's manifest.json is not a zarr node, rightly
-        warnings.simplefilter("ignore")
-        names = sorted(name for name, a in group.members() if isinstance(a, zarr.Array) and name not in skip)
-    for name in names:
-        array = group[name]
-        digest.update(f"{name}|{array.dtype}|{array.shape}\n".encode())
-        digest.update(np.ascontiguousarray(array[...]).tobytes())
+    for name in _array_names(group, recursive=False):
+        if name not in ("node_offset", "strategy"):
+            _hash_array(digest, name, group[name])
     offset = group["node_offset"][...].astype(np.int64)
     size = np.diff(group["child_start"][...]).astype(np.int64) * group["num_private"][...][group["node_round"][...]]
     size[offset < 0] = 0
@@ -93,8 +115,16 @@ def blueprint_digests(store: Path) -> dict[str, str]:
     exactly when they would play alike."""
     from gamesolve_nlth.abstraction.cache import cache_root
 
-    key = json.loads((store / "zarr.json").read_text())["attributes"]["params"]["card_abstraction"]
-    return {"blueprint": strategy_digest(store / "blueprint"), "card_abstraction": arrays_digest(cache_root() / "abstraction" / key)}
+    try:
+        key = json.loads((store / "zarr.json").read_text())["attributes"]["params"]["card_abstraction"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise Refused(f"{store} is not a hold'em blueprint store (no readable zarr.json naming its card abstraction)") from None
+    if not (store / "blueprint").is_dir():
+        raise Refused(f"{store} holds no blueprint/ (has its training finished?)")
+    cards = cache_root() / "abstraction" / key
+    if not cards.is_dir():
+        raise Refused(f"the card abstraction {key} of {store} is not in the cache ({cards}): build it first")
+    return {"blueprint": strategy_digest(store / "blueprint"), "card_abstraction": arrays_digest(cards)}
 
 
 def _git(*args: str) -> str:
@@ -112,10 +142,11 @@ def code_version() -> dict[str, str]:
     repo = Path(__file__).resolve().parent.parent
     for module in (gamesolve, gamesolve_nlth):
         if repo not in Path(module.__file__).resolve().parents:
-            sys.exit(f"error: this environment imports {module.__name__} from {module.__file__}, not from {repo}")
+            raise Refused(f"this environment imports {module.__name__} from {module.__file__}, not from {repo}")
     dirty = _git("status", "--porcelain", "--", "gamesolve", "plugins")
     if dirty:
-        sys.exit(f"error: uncommitted changes to the code; a run must name the commit it played:\n{dirty}")
+        changed = ", ".join(line.split(maxsplit=1)[-1] for line in dirty.splitlines())
+        raise Refused(f"uncommitted changes to the code ({changed}); a run must name the commit it played")
     return {"commit": _git("rev-parse", "HEAD"), "gamesolve": _git("rev-parse", "HEAD:gamesolve"),
             "plugins": _git("rev-parse", "HEAD:plugins")}  # fmt: skip
 
@@ -130,10 +161,10 @@ def match_command(store: str, seed: int, workers: int) -> list[str]:
 
 def run(store: Path, seed: int, workers: int, directory: Path) -> None:
     if seed not in SEEDS:
-        sys.exit(f"error: seed {seed} is not one of the design's seeds {SEEDS[0]}-{SEEDS[-1]}")
+        raise Refused(f"seed {seed} is not one of the design's seeds {SEEDS[0]}-{SEEDS[-1]}")
     out = directory / f"seed-{seed}.json"
     if out.exists():
-        sys.exit(f"error: {out} exists: each seed is run once")
+        raise Refused(f"{out} exists: each seed is run once")
     code = code_version()
     digest = blueprint_digests(store)
     command = match_command(str(store), seed, workers)
@@ -142,7 +173,7 @@ def run(store: Path, seed: int, workers: int, directory: Path) -> None:
     exe = Path(sys.executable).parent / "gamesolve"  # this environment's, not whichever is on PATH
     done = subprocess.run([str(exe) if exe.exists() else command[0]] + command[1:], stdout=subprocess.PIPE, text=True)  # progress on stderr, to the terminal
     if done.returncode != 0:
-        sys.exit(f"error: the match failed (exit {done.returncode})")
+        raise Refused(f"the match failed (exit {done.returncode})")
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     record = {"seed": seed, "blueprint_sha256": digest, "code": code, "design": {"hands": HANDS, "search": SEARCH},
               "command": " ".join(command), "wall_seconds": time.time() - started, "match": summary}  # fmt: skip
@@ -156,7 +187,7 @@ def run(store: Path, seed: int, workers: int, directory: Path) -> None:
 def _search_row(record: dict) -> dict:
     rows = [a for a in record["match"]["agents"] if a["name"].startswith("search:")]
     if len(rows) != 1:
-        raise SystemExit(f"error: seed {record['seed']}: expected one search agent, found {len(rows)}")
+        raise Refused(f"seed {record['seed']}: expected one search agent, found {len(rows)}")
     return rows[0]
 
 
@@ -165,15 +196,22 @@ def one_sided_p(mean: float, se: float) -> float:
 
 
 def report(directory: Path) -> dict:
-    records = [json.loads(p.read_text()) for p in sorted(directory.glob("seed-*.json"))]
+    if not directory.is_dir():
+        raise Refused(f"{directory} is not a folder of records")
+    records = []
+    for path in sorted(directory.glob("seed-*.json")):
+        try:
+            records.append(json.loads(path.read_text()))
+        except (OSError, ValueError) as e:
+            raise Refused(f"{path} is not a readable record ({e})") from None
     digests = {json.dumps(r["blueprint_sha256"], sort_keys=True) for r in records}
     if len(digests) > 1:
-        raise SystemExit(f"error: runs on different blueprints ({len(digests)} digests): not one experiment")
+        raise Refused(f"runs on different blueprints ({len(digests)} digests): not one experiment")
     if len({(r["code"]["gamesolve"], r["code"]["plugins"]) for r in records}) > 1:
-        raise SystemExit("error: runs of different code: the design plays one commit's code (docs/search.md)")
+        raise Refused("runs of different code: the design plays one commit's code (docs/search.md)")
     for r in records:
         if r["design"] != {"hands": HANDS, "search": SEARCH} or r["seed"] not in SEEDS:
-            raise SystemExit(f"error: seed {r['seed']} was not run with the design's settings")
+            raise Refused(f"seed {r['seed']} was not run with the design's settings")
     print("| seed | hands | raw (duplicate deals) | AIVAT, hand held | variance reduction | searched decisions | seconds |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for r in records:
@@ -218,6 +256,14 @@ def main() -> None:
     p.add_argument("--dir", type=Path, default=RESULTS)
     p.add_argument("--json", action="store_true", help="print the result as one JSON line too")
     args = parser.parse_args()
+    try:
+        _main(args)
+    except Refused as refusal:
+        print(f"error: {refusal}", file=sys.stderr)
+        sys.exit(2)
+
+
+def _main(args) -> None:
     if args.what == "run":
         run(args.store, args.seed, args.workers, args.dir)
     elif args.what == "digest":

@@ -80,7 +80,6 @@ def test_runs_of_the_same_code_from_different_commits_are_pooled(tmp_path):
     assert "aivat" in strength6.report(tmp_path)
 
 
-
 def test_runs_with_other_settings_are_refused(tmp_path):
     record = _record(strength6.SEEDS[0], 0.0, 0.0)
     record["design"]["hands"] = 600
