@@ -88,9 +88,18 @@ def holds(items, s, item):
 
 
 @njit(cache=True, inline="always")
+def uidx(i):
+    """An index read from an array, as unsigned: numba wraps signed indices around (a negative
+    one counts from the end), a test and select per access that keeps the gathers of these
+    sweeps from compiling tight (about 1.3x on :func:`contest_cfv`). Only for indices known to
+    be non-negative."""
+    return np.uint32(i)
+
+
+@njit(cache=True, inline="always")
 def _slot(item, n_items):
     """An item's entry in the sums of :func:`fixed_cfv`; "no item" (-1) has the last one."""
-    return item if item >= 0 else n_items
+    return uidx(item if item >= 0 else n_items)
 
 
 @njit(cache=True, inline="always")
@@ -102,7 +111,7 @@ def _nonzero(reach_q, order, lo, hi, at):
     cnt = 0
     for k in range(lo, hi):
         at[cnt] = k
-        cnt += reach_q[order[k]] != 0.0
+        cnt += reach_q[uidx(order[k])] != 0.0
     return cnt
 
 
@@ -123,7 +132,7 @@ def fixed_cfv(reach_q, items, n_items, payoff, out, sums, at):
         cnt += reach_q[s] != 0.0
     total = 0.0
     for c in range(cnt):
-        s = at[c]
+        s = uidx(at[c])
         r = reach_q[s]
         total += r
         sums[_slot(items[s, 0], n_items)] += r
@@ -155,13 +164,13 @@ def contest_cfv(reach_q, order, groups, bounds, sorted_items, n_items, win, lose
     for g in range(groups):
         i, j = bounds[g], bounds[g + 1]
         for k in range(i, j):
-            val[k] = win * (total - sums[sorted_items[k, 0]] - sums[sorted_items[k, 1]])
+            val[k] = win * (total - sums[uidx(sorted_items[k, 0])] - sums[uidx(sorted_items[k, 1])])
         while q < cnt and at[q] < j:
-            k = at[q]
-            r = reach_q[order[k]]
+            k = uidx(at[q])
+            r = reach_q[uidx(order[k])]
             total += r
-            sums[sorted_items[k, 0]] += r
-            sums[sorted_items[k, 1]] += r
+            sums[uidx(sorted_items[k, 0])] += r
+            sums[uidx(sorted_items[k, 1])] += r
             q += 1
         sums[n_items] = 0.0
     # Descending: states strictly stronger.
@@ -172,14 +181,14 @@ def contest_cfv(reach_q, order, groups, bounds, sorted_items, n_items, win, lose
     for g in range(groups - 1, -1, -1):
         i, j = bounds[g], bounds[g + 1]
         for k in range(j - 1, i - 1, -1):
-            val[k] += lose * (total - sums[sorted_items[k, 0]] - sums[sorted_items[k, 1]])
+            val[k] += lose * (total - sums[uidx(sorted_items[k, 0])] - sums[uidx(sorted_items[k, 1])])
         while q >= 0 and at[q] >= i:
-            k = at[q]
-            r = reach_q[order[k]]
+            k = uidx(at[q])
+            r = reach_q[uidx(order[k])]
             total += r
-            sums[sorted_items[k, 0]] += r
-            sums[sorted_items[k, 1]] += r
+            sums[uidx(sorted_items[k, 0])] += r
+            sums[uidx(sorted_items[k, 1])] += r
             q -= 1
         sums[n_items] = 0.0
     for k in range(first, end):
-        out[order[k]] += val[k]
+        out[uidx(order[k])] += val[k]

@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
-from gamesolve.game.removal import contest_cfv, fixed_cfv, holds
+from gamesolve.game.removal import contest_cfv, fixed_cfv, holds, uidx
 from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.game.terminals import terminal_cfv
 from gamesolve.rng import splitmix, stream
@@ -95,6 +95,15 @@ def _strategy(table, row, stride, n_act, out, a_stride, s):
 
 
 @njit(cache=True, inline="always")
+def _block(table, row0, a, n_states):
+    """Action ``a``'s entries of the node block at ``row0`` (action-major), as a view. Loops
+    index views with their own counter: an index computed from a loaded offset gets numba's
+    negative-index wraparound test on every access, which keeps these loops from vectorising
+    (regret matching ran about 2x slower)."""
+    return table[row0 + a * n_states : row0 + (a + 1) * n_states]
+
+
+@njit(cache=True, inline="always")
 def _node_strategy(table, row0, n_act, n_states, out, scale):
     """Regret matching of a node's block (action-major: ``table[row0 + a * n_states + s]``)
     into ``out[a, s]`` for every private state at once, as :func:`_strategy` per state (the
@@ -103,20 +112,21 @@ def _node_strategy(table, row0, n_act, n_states, out, scale):
     for s in range(n_states):
         scale[s] = 0.0
     for a in range(n_act):
-        base = row0 + a * n_states
+        blk = _block(table, row0, a, n_states)
         for s in range(n_states):
-            v = table[base + s]
+            v = blk[s]
             scale[s] += v if v > 0.0 else 0.0
     for s in range(n_states):
         total = scale[s]
         scale[s] = 1.0 / total if total > 0.0 else 0.0
     uniform = 1.0 / n_act
     for a in range(n_act):
-        base = row0 + a * n_states
+        blk = _block(table, row0, a, n_states)
+        o = out[a]
         for s in range(n_states):
-            v = table[base + s]
+            v = blk[s]
             x = scale[s]
-            out[a, s] = (v if v > 0.0 else 0.0) * x if x > 0.0 else uniform
+            o[s] = (v if v > 0.0 else 0.0) * x if x > 0.0 else uniform
 
 
 @njit(cache=True)
@@ -215,7 +225,7 @@ def _add_outcome(tree, rm, sym, k, w, child, out):
         perm = sym.perms[sym.twin_perm[j]]
         for s in range(n_states):
             if not holds(rm.items, s, twin):
-                out[s] += w * child[perm[s]]
+                out[s] += w * child[uidx(perm[s])]
 
 
 @njit(cache=True)
@@ -280,16 +290,14 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
                     V[d, s] = cuts.value[c, s] if mode != COLLECT else 0.0
                 k_at[d] = n
             elif kind == TERMINAL:
-                for s in range(n_states):
-                    V[d, s] = 0.0
+                V[d, :] = 0.0
                 if mode != COLLECT:
                     if rm.n_items == 0:
                         terminal_cfv(td, node, p, R[d], V[d])
                     else:
                         item_terminal(term, rm, node, p, R[d], V[d], sums, at, val)
             elif kind == CHANCE:
-                for s in range(n_states):
-                    V[d, s] = 0.0
+                V[d, :] = 0.0
                 chosen[d] = _sampled_child(tree, node, t, seed) if sample else -1
             else:
                 owner = tree.row_owner[node]
@@ -306,11 +314,12 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
                     # act[d] is free until the first child returns: its first row is scratch.
                     _node_strategy(src, off[owner], n, n_states, sig[d], act[d, 0])
                 if own and mode == UPDATE and owner == node:
-                    row0 = off[node]
+                    reach_p = R[d, p]
                     for a in range(n):
-                        base = row0 + a * n_states
+                        blk = _block(tables.avg, off[node], a, n_states)
+                        sig_a = sig[d, a]
                         for s in range(n_states):
-                            tables.avg[base + s] += R[d, p, s] * weight * sig[d, a, s]
+                            blk[s] += reach_p[s] * weight * sig_a[s]
                 if own and mode == UPDATE and j >= 0:
                     fixed.seen[j] = True
         k = k_at[d]
@@ -324,12 +333,13 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
             else:
                 actor = tree.player[node]
                 for q in range(n_players):
+                    above, below = R[d, q], R[d + 1, q]
                     if q == actor:
+                        sig_k = sig[d, k]
                         for s in range(n_states):
-                            R[d + 1, q, s] = R[d, q, s] * sig[d, k, s]
+                            below[s] = above[s] * sig_k[s]
                     else:
-                        for s in range(n_states):
-                            R[d + 1, q, s] = R[d, q, s]
+                        below[:] = above
             node_at[d + 1] = tree.child_list[c0 + k]
             d += 1
             entering = True
@@ -340,16 +350,17 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
             # Shared and frozen rows are discounted once, after the pass.
             now = fixed.index[tree.row_owner[node]] < 0
             clip, scaled = now and rm_plus, now and discount
-            regrets = tables.regrets
+            value = V[d]
             for a in range(n):
-                base = row0 + a * n_states
+                blk = _block(tables.regrets, row0, a, n_states)
+                act_a = act[d, a]
                 for s in range(n_states):
-                    r = regrets[base + s] + (act[d, a, s] - V[d, s])
+                    r = blk[s] + (act_a[s] - value[s])
                     if clip and r < 0.0:
                         r = 0.0
                     elif scaled:
                         r = r * (pos_d if r > 0.0 else neg_d)
-                    regrets[base + s] = r
+                    blk[s] = r
         if d == 0:
             break
         # Up: the parent takes this node's values.
@@ -359,17 +370,20 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
         pk = tree.kind[parent]
         if pk == CHANCE:
             _add_outcome(tree, rm, sym, tree.child_start[parent] + k, _chance_weight(tree, rm, parent, sample), V[d + 1], V[d])
-        elif tree.player[parent] == p and mode == BEST_RESPONSE:
-            for s in range(n_states):
-                if V[d + 1, s] > V[d, s]:
-                    V[d, s] = V[d + 1, s]
-        elif tree.player[parent] == p:
-            for s in range(n_states):
-                act[d, k, s] = V[d + 1, s]
-                V[d, s] += sig[d, k, s] * V[d + 1, s]
         else:
-            for s in range(n_states):
-                V[d, s] += V[d + 1, s]
+            value, child = V[d], V[d + 1]
+            if tree.player[parent] == p and mode == BEST_RESPONSE:
+                for s in range(n_states):
+                    if child[s] > value[s]:
+                        value[s] = child[s]
+            elif tree.player[parent] == p:
+                act_k, sig_k = act[d, k], sig[d, k]
+                for s in range(n_states):
+                    act_k[s] = child[s]
+                    value[s] += sig_k[s] * child[s]
+            else:
+                for s in range(n_states):
+                    value[s] += child[s]
         k_at[d] = k + 1
     for s in range(n_states):
         out[s] = V[0, s]
