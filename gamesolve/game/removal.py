@@ -27,13 +27,15 @@ import numpy as np
 from numba import njit
 
 Removal = namedtuple(
-    "Removal", "items n_items node_path path_strength path_order path_groups path_bounds path_items chance_weight"
+    "Removal", "items n_items node_path path_strength path_order path_groups path_bounds path_items chance_weight holders"
 )
 """Item removal as the vector kernels read it: ``items[s]`` (up to 2 item numbers, -1 for
 none), the number of items, each node's public chance path, each path's contest strength of
 every private state (``path_strength[path, s]``; larger is better; negative: the state holds
 one of the path's public items and cannot be at a contest there) and the states in order of
-strength (``path_order[path]``), and each node's chance weight (1 elsewhere).
+strength (``path_order[path]``), each node's chance weight (1 elsewhere), and whether each
+state holds each item (``holders[item, s]``: a chance outcome's states that lose their reach,
+read as one contiguous row).
 
 The two-player contest reads each path's order cut into groups of equal strength, states of
 negative strength left out: group ``g < path_groups[path]`` is the positions
@@ -54,7 +56,11 @@ def item_removal(items: np.ndarray, n_items: int, node_path: np.ndarray, strengt
     sorted_items = np.zeros((paths, n, 2), np.int16)
     for path in range(paths):
         groups[path] = contest_groups(strength[path], order[path], items, n_items, bounds[path], sorted_items[path])
-    return Removal(items, n_items, node_path, strength, order, groups, bounds, sorted_items, chance_weight)
+    holders = np.zeros((n_items + 1, len(items)), dtype=np.bool_)
+    for m in range(items.shape[1]):
+        held = items[:, m] >= 0
+        holders[items[held, m], np.flatnonzero(held)] = True
+    return Removal(items, n_items, node_path, strength, order, groups, bounds, sorted_items, chance_weight, holders)
 
 
 @njit(cache=True)
@@ -79,12 +85,6 @@ def contest_groups(strength, order, items, n_items, bounds, sorted_items):
 def no_removal(num_nodes: int) -> Removal:
     """The empty bundle of games with listed deals (chance weights all 1)."""
     return item_removal(np.zeros((0, 2), dtype=np.int16), 0, np.zeros(num_nodes, np.int32), np.zeros((0, 0), np.int32), np.ones(num_nodes))
-
-
-@njit(cache=True)
-def holds(items, s, item):
-    """Whether private state ``s`` holds ``item``."""
-    return items[s, 0] == item or items[s, 1] == item
 
 
 @njit(cache=True, inline="always")

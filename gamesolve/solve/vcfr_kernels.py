@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
-from gamesolve.game.removal import contest_cfv, fixed_cfv, holds, uidx
+from gamesolve.game.removal import contest_cfv, fixed_cfv, uidx
 from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.game.terminals import terminal_cfv
 from gamesolve.rng import splitmix, stream
@@ -206,9 +206,14 @@ def item_terminal(term, rm, node, p, reach_node, out, sums, at, val):
 def _deal(tree, rm, k, reach, out):
     """Every player's reach below chance edge ``k``: the states holding its item lose theirs."""
     item = tree.edge_label[k] if rm.n_items > 0 else -1
+    if item < 0:
+        out[:, :] = reach
+        return
+    held = rm.holders[uidx(item)]
     for q in range(reach.shape[0]):
+        above, below = reach[q], out[q]
         for s in range(reach.shape[1]):
-            out[q, s] = 0.0 if item >= 0 and holds(rm.items, s, item) else reach[q, s]
+            below[s] = 0.0 if held[s] else above[s]
 
 
 @njit(cache=True)
@@ -217,15 +222,18 @@ def _add_outcome(tree, rm, sym, k, w, child, out):
     item cannot see it), and its twins' permuted values."""
     item = tree.edge_label[k] if rm.n_items > 0 else -1
     n_states = out.shape[0]
-    for s in range(n_states):
-        if item < 0 or not holds(rm.items, s, item):
+    if item < 0:
+        for s in range(n_states):
             out[s] += w * child[s]
+    else:
+        held = rm.holders[uidx(item)]
+        for s in range(n_states):
+            out[s] = out[s] if held[s] else out[s] + w * child[s]
     for j in range(sym.twin_start[k], sym.twin_start[k + 1]):
-        twin = sym.twin_item[j]
+        held = rm.holders[uidx(sym.twin_item[j])]
         perm = sym.perms[sym.twin_perm[j]]
         for s in range(n_states):
-            if not holds(rm.items, s, twin):
-                out[s] += w * child[uidx(perm[s])]
+            out[s] = out[s] if held[s] else out[s] + w * child[uidx(perm[s])]
 
 
 @njit(cache=True)
