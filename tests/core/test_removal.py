@@ -101,3 +101,13 @@ def test_a_contest_skips_zero_reach_without_changing_a_bit():
                 sums[items[s]] += reach[s]
         expected = expected + values if sign < 0 else values
     assert np.array_equal(out, expected)
+
+
+@pytest.mark.parametrize("one_item", [False, True])
+def test_holders_mark_the_states_holding_each_item_and_nobody_for_no_item(one_item):
+    items, _ = random_states(np.random.default_rng(5), 30, one_item)
+    rm = item_removal(items, N_ITEMS, np.zeros(1, np.int32), np.zeros((1, 30), np.int32), np.ones(1))
+    expected = np.array([[item in row for row in items.tolist()] for item in range(N_ITEMS)])
+    assert rm.holders.shape == (N_ITEMS + 1, 30)
+    assert np.array_equal(rm.holders[:N_ITEMS], expected)
+    assert not rm.holders[N_ITEMS].any()
