@@ -92,7 +92,7 @@ def uidx(i):
     """An index read from an array, as unsigned: numba wraps signed indices around (a negative
     one counts from the end), a test and select per access that keeps the gathers of these
     sweeps from compiling tight (about 1.3x on :func:`contest_cfv`). Only for indices known to
-    be non-negative."""
+    be in [0, 2^32): states, items, positions."""
     return np.uint32(i)
 
 
