@@ -6,6 +6,7 @@ import pytest
 
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL, FormError
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
+from gamesolve.solve.spec import Progress
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, RangeError, hand_class, parse_range
@@ -165,6 +166,27 @@ def test_the_turn_deals_every_river_card_once_and_removes_it_from_both_ranges():
     for node in chance:
         assert sorted(form.labels(node)) == sorted(set(range(52)) - set(spot.board))
         assert form.removal.chance_weight[node] == pytest.approx(1 / 44)
+
+
+class CountingProgress(Progress):
+    def __init__(self):
+        self.started, self.done = [], 0
+
+    def start(self, total, unit, description):
+        self.started.append((total, unit))
+
+    def advance(self, amount, **fields):
+        self.done += amount
+
+
+def test_building_a_spot_reports_every_node_it_builds():
+    sizes = StreetSizes(bets=(0.5, 1.0, ALLIN), raises=(1.0, ALLIN))
+    spot = Spot(tuple(parse_cards("QsJh2h8d")), 1000, 9000, sizes, sizes, sizes, raise_cap=3)
+    progress = CountingProgress()
+    form = build_spot(spot, progress=progress)
+    assert form.num_nodes > 10_000  # more than one progress step
+    assert progress.started == [(None, "nodes")]
+    assert progress.done == form.num_nodes
 
 
 def test_bets_become_all_in_past_the_threshold():

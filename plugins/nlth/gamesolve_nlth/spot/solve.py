@@ -64,9 +64,8 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     reach = spot_ranges(spot, oop, ip)
     if not reach[0].any() or not reach[1].any():
         raise SpotError("a range holds no hand the board leaves")
-    progress.note("building the betting tree")
     # Mirror-image turn and river cards are dealt once when the ranges allow it (exact).
-    form = build_spot(spot, symmetric=ranges_symmetric(reach, spot.board))
+    form = build_spot(spot, symmetric=ranges_symmetric(reach, spot.board), progress=progress)
     build = time.perf_counter() - started
     solver = VectorCFR(form, SPOT_WEIGHTINGS.get(weighting) or TABULAR_ALGORITHMS[weighting], root_reach=reach,
                        threads=threads, dtype=np.float32)  # fmt: skip
