@@ -35,20 +35,26 @@ IP_RANGE = "22+,A2s+,K2s+,Q5s+,J7s+,T7s+,97s+,86s+,76s,65s,54s,A2o+,K6o+,Q8o+,J8
 REFERENCE_SECONDS = {"river": 0.1, "turn": 18.0, "flop": "> 1800 (9 GB)"}  # the issue's postflop-solver figures
 
 
+def issue_spot(street: str):
+    """The issue's spot on ``street``: ``(spot, oop range, ip range)``."""
+    from gamesolve_nlth.cards import parse_cards
+    from gamesolve_nlth.spot.hands import parse_range
+    from gamesolve_nlth.spot.tree import ALLIN, Spot, StreetSizes
+
+    sizes = StreetSizes(bets=(0.5, 1.0, ALLIN), raises=(1.0, ALLIN))
+    spot = Spot(tuple(parse_cards(BOARDS[street])), 1000, 9000, sizes, sizes, sizes, allin_threshold=0.67, raise_cap=3)
+    return spot, parse_range(OOP_RANGE), parse_range(IP_RANGE)
+
+
 def solve_street(street: str, threads: int, check_every: int, max_seconds: float | None) -> dict:
     import os
 
     import numpy as np
 
     from gamesolve.progress import BarProgress
-    from gamesolve_nlth.cards import parse_cards
-    from gamesolve_nlth.spot.hands import parse_range
     from gamesolve_nlth.spot.solve import solve_spot
-    from gamesolve_nlth.spot.tree import ALLIN, Spot, StreetSizes
 
-    sizes = StreetSizes(bets=(0.5, 1.0, ALLIN), raises=(1.0, ALLIN))
-    spot = Spot(tuple(parse_cards(BOARDS[street])), 1000, 9000, sizes, sizes, sizes, allin_threshold=0.67, raise_cap=3)
-    oop, ip = parse_range(OOP_RANGE), parse_range(IP_RANGE)
+    spot, oop, ip = issue_spot(street)
     with BarProgress() as progress:
         result = solve_spot(spot, oop, ip, TARGETS[street], threads, max_iterations=100_000, max_seconds=max_seconds,
                             check_every=check_every, progress=progress)  # fmt: skip

@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from spot_speed import BOARDS, IP_RANGE, OOP_RANGE  # noqa: E402
+from spot_speed import BOARDS, issue_spot  # noqa: E402
 
 
 def main() -> None:
@@ -40,15 +40,12 @@ def main() -> None:
 
     import gamesolve
     from gamesolve.solve.vcfr import VectorCFR
-    from gamesolve_nlth.cards import parse_cards
-    from gamesolve_nlth.spot.hands import parse_range
     from gamesolve_nlth.spot.solve import SPOT_WEIGHTINGS, compile_kernels
     from gamesolve_nlth.spot.suits import ranges_symmetric
-    from gamesolve_nlth.spot.tree import ALLIN, Spot, StreetSizes, build_spot, spot_ranges
+    from gamesolve_nlth.spot.tree import build_spot, spot_ranges
 
-    sizes = StreetSizes(bets=(0.5, 1.0, ALLIN), raises=(1.0, ALLIN))
-    spot = Spot(tuple(parse_cards(BOARDS[args.street])), 1000, 9000, sizes, sizes, sizes, allin_threshold=0.67, raise_cap=3)
-    reach = spot_ranges(spot, parse_range(OOP_RANGE), parse_range(IP_RANGE))
+    spot, oop, ip = issue_spot(args.street)
+    reach = spot_ranges(spot, oop, ip)
     form = build_spot(spot, symmetric=ranges_symmetric(reach, spot.board))
     solver = VectorCFR(form, SPOT_WEIGHTINGS["dcfr"], root_reach=reach, threads=args.threads, dtype=np.float32)
     compile_kernels(args.threads)
