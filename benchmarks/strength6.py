@@ -1,10 +1,12 @@
-"""The six-player strength experiment of docs/search.md ("Strength (six players): the
-confirmatory design"): one search agent and five blueprint agents, the search agent's
-AIVAT-corrected win rate, run one seed at a time so that the runs can be spread over several
-sessions and machines, and analysed once, when every declared seed is in.
+"""The six-player strength experiments of docs/search.md ("Strength (six players)"): one
+search agent and five blueprint agents, the search agent's AIVAT-corrected win rate, run one
+seed at a time so that the runs can be spread over several sessions and machines, and
+analysed once, when every declared seed is in. Each design (``DESIGNS``) was fixed before its
+first run; ``--design`` picks one (default: the latest).
 
-    python benchmarks/strength6.py run --store bp6-it20m --seed 41
+    python benchmarks/strength6.py run --store bp6-it20m --seed 51
     python benchmarks/strength6.py report
+    python benchmarks/strength6.py report --design 1
 
 ``run`` plays ``gamesolve match`` (the design's exact command, iteration caps only, so every
 hand is the same on any machine and at any load) and writes ``docs/results/strength6/seed-S.json``:
@@ -30,16 +32,32 @@ import sys
 import time
 import warnings
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import zarr
 
-RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results" / "strength6"
+RESULTS = Path(__file__).resolve().parent.parent / "docs" / "results"
 
-# The design, fixed before the first of its runs (docs/search.md).
-SEEDS = tuple(range(41, 51))
-HANDS = 3000
-SEARCH = "seconds=0:iterations=30:mccfr_iterations=10000"
+
+class Design(NamedTuple):
+    """One experiment, fixed before the first of its runs (docs/search.md): its seeds, hands
+    per seed, the search agent's options, and the folder of its records."""
+
+    seeds: tuple[int, ...]
+    hands: int
+    search: str
+    results: Path
+
+
+DESIGNS = {
+    # 2026-11-27 00:05 UTC: Linear CFR's final iteration after 30 iterations (not met: -59 ± 72).
+    1: Design(tuple(range(41, 51)), 3000, "seconds=0:iterations=30:mccfr_iterations=10000", RESULTS / "strength6"),
+    # 2026-11-27 07:50 UTC: DCFR, whose final iteration converges, 100 iterations; 30,000 MCCFR iterations.
+    2: Design(tuple(range(51, 61)), 3000, "seconds=0:iterations=100:algorithm=dcfr:mccfr_iterations=30000",
+              RESULTS / "strength6-2"),
+}
+LATEST = max(DESIGNS)
 BLUEPRINT_COMMAND = ("gamesolve solve --game nlth --preset small --iterations 20000000 --threads 1 --seed 0 "
                      "-o discount_interval=600k -o lcfr_threshold=12M -o prune_threshold=6M "
                      "-o snapshot_interval=2M -o snapshot_start=12M --out STORE")  # fmt: skip
@@ -151,23 +169,27 @@ def code_version() -> dict[str, str]:
             "plugins": _git("rev-parse", "HEAD:plugins")}  # fmt: skip
 
 
-def match_command(store: str, seed: int, workers: int) -> list[str]:
-    search = f"search:store={store}:{SEARCH}"
+def match_command(design: Design, store: str, seed: int, workers: int) -> list[str]:
+    search = f"search:store={store}:{design.search}"
     blueprint = f"blueprint:store={store}"
-    return ["gamesolve", "match", "--game", "nlth", "--hands", str(HANDS), "--seed", str(seed),
+    return ["gamesolve", "match", "--game", "nlth", "--hands", str(design.hands), "--seed", str(seed),
             "--workers", str(workers), "--json", "--aivat",
             "--agents", ",".join([search] + [blueprint] * 5)]  # fmt: skip
 
 
-def run(store: Path, seed: int, workers: int, directory: Path) -> None:
-    if seed not in SEEDS:
-        raise Refused(f"seed {seed} is not one of the design's seeds {SEEDS[0]}-{SEEDS[-1]}")
+def _settings(design: Design) -> dict:
+    return {"hands": design.hands, "search": design.search}
+
+
+def run(design: Design, store: Path, seed: int, workers: int, directory: Path) -> None:
+    if seed not in design.seeds:
+        raise Refused(f"seed {seed} is not one of the design's seeds {design.seeds[0]}-{design.seeds[-1]}")
     out = directory / f"seed-{seed}.json"
     if out.exists():
         raise Refused(f"{out} exists: each seed is run once")
     code = code_version()
     digest = blueprint_digests(store)
-    command = match_command(str(store), seed, workers)
+    command = match_command(design, str(store), seed, workers)
     print(" ".join(command), flush=True)
     started = time.time()
     exe = Path(sys.executable).parent / "gamesolve"  # this environment's, not whichever is on PATH
@@ -175,7 +197,7 @@ def run(store: Path, seed: int, workers: int, directory: Path) -> None:
     if done.returncode != 0:
         raise Refused(f"the match failed (exit {done.returncode})")
     summary = json.loads(done.stdout.strip().splitlines()[-1])
-    record = {"seed": seed, "blueprint_sha256": digest, "code": code, "design": {"hands": HANDS, "search": SEARCH},
+    record = {"seed": seed, "blueprint_sha256": digest, "code": code, "design": _settings(design),
               "command": " ".join(command), "wall_seconds": time.time() - started, "match": summary}  # fmt: skip
     directory.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
@@ -195,11 +217,11 @@ def one_sided_p(mean: float, se: float) -> float:
     return 0.5 * math.erfc(mean / se / math.sqrt(2))
 
 
-def report(directory: Path) -> dict:
-    if not directory.is_dir():
+def report(design: Design, directory: Path) -> dict:
+    if directory.exists() and not directory.is_dir():
         raise Refused(f"{directory} is not a folder of records")
     records = []
-    for path in sorted(directory.glob("seed-*.json")):
+    for path in sorted(directory.glob("seed-*.json")):  # none while the folder does not exist
         try:
             records.append(json.loads(path.read_text()))
         except (OSError, ValueError) as e:
@@ -210,7 +232,7 @@ def report(directory: Path) -> dict:
     if len({(r["code"]["gamesolve"], r["code"]["plugins"]) for r in records}) > 1:
         raise Refused("runs of different code: the design plays one commit's code (docs/search.md)")
     for r in records:
-        if r["design"] != {"hands": HANDS, "search": SEARCH} or r["seed"] not in SEEDS:
+        if r["design"] != _settings(design) or r["seed"] not in design.seeds:
             raise Refused(f"seed {r['seed']} was not run with the design's settings")
     print("| seed | hands | raw (duplicate deals) | AIVAT, hand held | variance reduction | searched decisions | seconds |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -222,11 +244,12 @@ def report(directory: Path) -> dict:
               f"{aivat['win_rate']:+.0f} ± {aivat['stderr']:.0f} | {aivat['variance_reduction']:.2f} | {searched} | "
               f"{r['match']['seconds']:.0f} |")  # fmt: skip
     done = sorted(r["seed"] for r in records)
-    result: dict = {"seeds_done": done, "seeds": list(SEEDS),
+    seeds = list(design.seeds)
+    result: dict = {"seeds_done": done, "seeds": seeds,
                     "blueprint_sha256": json.loads(next(iter(digests))) if digests else None}  # fmt: skip
-    if done != list(SEEDS):
-        print(f"{len(done)} of the design's {len(SEEDS)} seeds are in; the pooled result is withheld until all are "
-              f"(the design's single look). Missing: {sorted(set(SEEDS) - set(done))}")  # fmt: skip
+    if done != seeds:
+        print(f"{len(done)} of the design's {len(seeds)} seeds are in; the pooled result is withheld until all are "
+              f"(the design's single look). Missing: {sorted(set(seeds) - set(done))}")  # fmt: skip
         return result
     for label, pick in (("raw", lambda row: row), ("aivat", lambda row: row["aivat"])):
         means = [pick(_search_row(r))["win_rate"] for r in records]
@@ -234,7 +257,7 @@ def report(directory: Path) -> dict:
         mean = sum(means) / len(means)
         se = math.sqrt(sum(s * s for s in ses)) / len(ses)
         result[label] = {"mbb_per_game": mean, "se": se, "p_one_sided": one_sided_p(mean, se)}
-        print(f"pooled {label}: {mean:+.0f} ± {se:.0f} mbb/game over {HANDS * len(records):,} hands, "
+        print(f"pooled {label}: {mean:+.0f} ± {se:.0f} mbb/game over {design.hands * len(records):,} hands, "
               f"one-sided p = {result[label]['p_one_sided']:.4f}")  # fmt: skip
     met = result["aivat"]["p_one_sided"] < ALPHA and result["aivat"]["mbb_per_game"] > 0
     print(f"acceptance (AIVAT win rate positive at p < {ALPHA}): {'met' if met else 'not met'}")
@@ -249,12 +272,15 @@ def main() -> None:
     r.add_argument("--store", type=Path, required=True, help=f"the blueprint: {BLUEPRINT_COMMAND}")
     r.add_argument("--seed", type=int, required=True)
     r.add_argument("--workers", type=int, default=2)
-    r.add_argument("--dir", type=Path, default=RESULTS, help="where the seed's record goes")
+    r.add_argument("--dir", type=Path, help="where the seed's record goes (default: the design's folder in docs/results)")
     d = sub.add_parser("digest", help="print the SHA-256 of a blueprint's arrays and of its card abstraction's")
     d.add_argument("--store", type=Path, required=True)
     p = sub.add_parser("report", help="the seeds done and, when all are in, the pooled result")
-    p.add_argument("--dir", type=Path, default=RESULTS)
+    p.add_argument("--dir", type=Path, help="the records (default: the design's folder in docs/results)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON line too")
+    for command in (r, p):
+        command.add_argument("--design", type=int, default=LATEST, choices=sorted(DESIGNS),
+                             help=f"which declared design (default {LATEST}, the latest)")
     args = parser.parse_args()
     try:
         _main(args)
@@ -264,12 +290,15 @@ def main() -> None:
 
 
 def _main(args) -> None:
-    if args.what == "run":
-        run(args.store, args.seed, args.workers, args.dir)
-    elif args.what == "digest":
+    if args.what == "digest":
         print(json.dumps(blueprint_digests(args.store)))
+        return
+    design = DESIGNS[args.design]
+    directory = args.dir or design.results
+    if args.what == "run":
+        run(design, args.store, args.seed, args.workers, directory)
     else:
-        result = report(args.dir)
+        result = report(design, directory)
         if args.json:
             print(json.dumps(result))
 

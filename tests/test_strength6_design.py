@@ -14,15 +14,16 @@ _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "strength6.py"
 _spec = importlib.util.spec_from_file_location("strength6", _PATH)
 strength6 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(strength6)
+DESIGN = strength6.DESIGNS[strength6.LATEST]
 
 
 def _record(seed: int, raw: float, aivat: float, se: float = 100.0, digest: str = "d" * 64) -> dict:
-    search = {"name": "search:store=bp:" + strength6.SEARCH, "hands": strength6.HANDS, "win_rate": raw,
+    search = {"name": "search:store=bp:" + DESIGN.search, "hands": DESIGN.hands, "win_rate": raw,
               "stderr": se * 1.2, "latency": {"searched": {"decisions": 700}},
               "aivat": {"win_rate": aivat, "stderr": se, "variance_reduction": 1.44}}  # fmt: skip
-    blueprint = {"name": "blueprint:store=bp", "hands": strength6.HANDS, "win_rate": -raw / 5, "stderr": 50.0,
+    blueprint = {"name": "blueprint:store=bp", "hands": DESIGN.hands, "win_rate": -raw / 5, "stderr": 50.0,
                  "latency": {}, "aivat": {"win_rate": 0.0, "stderr": 40.0, "variance_reduction": 2.0}}  # fmt: skip
-    return {"seed": seed, "blueprint_sha256": digest, "code": {"commit": "c" * 40, "gamesolve": "a" * 40, "plugins": "b" * 40}, "design": {"hands": strength6.HANDS, "search": strength6.SEARCH},
+    return {"seed": seed, "blueprint_sha256": digest, "code": {"commit": "c" * 40, "gamesolve": "a" * 40, "plugins": "b" * 40}, "design": {"hands": DESIGN.hands, "search": DESIGN.search},
             "command": "gamesolve match ...", "wall_seconds": 1.0,
             "match": {"agents": [search] + [blueprint] * 5, "seconds": 700.0}}  # fmt: skip
 
@@ -33,17 +34,17 @@ def _write(directory: Path, records: list[dict]) -> None:
 
 
 def test_the_pooled_result_is_withheld_until_every_seed_is_in(tmp_path, capsys):
-    _write(tmp_path, [_record(s, 300.0, 200.0) for s in strength6.SEEDS[:-1]])
-    result = strength6.report(tmp_path)
+    _write(tmp_path, [_record(s, 300.0, 200.0) for s in DESIGN.seeds[:-1]])
+    result = strength6.report(DESIGN, tmp_path)
     assert "aivat" not in result and "met" not in result
-    assert result["seeds_done"] == list(strength6.SEEDS[:-1])
+    assert result["seeds_done"] == list(DESIGN.seeds[:-1])
     assert "withheld" in capsys.readouterr().out
 
 
 def test_the_pooled_result_is_the_mean_of_the_seeds_means_with_their_standard_errors(tmp_path):
-    aivats = [50.0 * i for i in range(len(strength6.SEEDS))]
-    _write(tmp_path, [_record(s, 0.0, a, se=200.0) for s, a in zip(strength6.SEEDS, aivats)])
-    result = strength6.report(tmp_path)
+    aivats = [50.0 * i for i in range(len(DESIGN.seeds))]
+    _write(tmp_path, [_record(s, 0.0, a, se=200.0) for s, a in zip(DESIGN.seeds, aivats)])
+    result = strength6.report(DESIGN, tmp_path)
     mean = sum(aivats) / len(aivats)
     se = 200.0 / math.sqrt(len(aivats))
     assert result["aivat"]["mbb_per_game"] == pytest.approx(mean)
@@ -53,39 +54,55 @@ def test_the_pooled_result_is_the_mean_of_the_seeds_means_with_their_standard_er
 
 
 def test_a_negative_or_insignificant_win_rate_is_not_met(tmp_path):
-    _write(tmp_path, [_record(s, 500.0, -10.0) for s in strength6.SEEDS])
-    assert strength6.report(tmp_path)["met"] is False
+    _write(tmp_path, [_record(s, 500.0, -10.0) for s in DESIGN.seeds])
+    assert strength6.report(DESIGN, tmp_path)["met"] is False
 
 
 def test_runs_on_different_blueprints_are_refused(tmp_path):
-    records = [_record(s, 0.0, 0.0) for s in strength6.SEEDS[:2]]
+    records = [_record(s, 0.0, 0.0) for s in DESIGN.seeds[:2]]
     records[1]["blueprint_sha256"] = "e" * 64
     _write(tmp_path, records)
     with pytest.raises(SystemExit, match="different blueprints"):
-        strength6.report(tmp_path)
+        strength6.report(DESIGN, tmp_path)
 
 
 def test_runs_of_different_code_are_refused(tmp_path):
-    records = [_record(s, 0.0, 0.0) for s in strength6.SEEDS[:2]]
+    records = [_record(s, 0.0, 0.0) for s in DESIGN.seeds[:2]]
     records[1]["code"]["plugins"] = "f" * 40
     _write(tmp_path, records)
     with pytest.raises(SystemExit, match="different code"):
-        strength6.report(tmp_path)
+        strength6.report(DESIGN, tmp_path)
 
 
 def test_runs_of_the_same_code_from_different_commits_are_pooled(tmp_path):
-    records = [_record(s, 0.0, 0.0) for s in strength6.SEEDS]
+    records = [_record(s, 0.0, 0.0) for s in DESIGN.seeds]
     records[1]["code"]["commit"] = "f" * 40  # a docs-only commit between the runs
     _write(tmp_path, records)
-    assert "aivat" in strength6.report(tmp_path)
+    assert "aivat" in strength6.report(DESIGN, tmp_path)
 
 
 def test_runs_with_other_settings_are_refused(tmp_path):
-    record = _record(strength6.SEEDS[0], 0.0, 0.0)
+    record = _record(DESIGN.seeds[0], 0.0, 0.0)
     record["design"]["hands"] = 600
     _write(tmp_path, [record])
     with pytest.raises(SystemExit, match="design's settings"):
-        strength6.report(tmp_path)
+        strength6.report(DESIGN, tmp_path)
+
+
+def test_a_record_of_another_design_is_refused(tmp_path):
+    record = _record(DESIGN.seeds[0], 0.0, 0.0)
+    record["design"]["search"] = strength6.DESIGNS[1].search
+    _write(tmp_path, [record])
+    with pytest.raises(SystemExit, match="design's settings"):
+        strength6.report(DESIGN, tmp_path)
+
+
+def test_the_first_design_still_reports_its_recorded_result():
+    result = strength6.report(strength6.DESIGNS[1], strength6.DESIGNS[1].results)
+    assert result["seeds_done"] == list(range(41, 51))
+    assert result["aivat"]["mbb_per_game"] == pytest.approx(-59, abs=0.5)
+    assert result["aivat"]["se"] == pytest.approx(72, abs=0.5)
+    assert result["met"] is False
 
 
 def _strategy_store(path: Path, order: list[int]) -> Path:
