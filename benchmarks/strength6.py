@@ -53,7 +53,7 @@ class Design(NamedTuple):
 DESIGNS = {
     # 2026-11-27 00:05 UTC: Linear CFR's final iteration after 30 iterations (not met: -59 ± 72).
     1: Design(tuple(range(41, 51)), 3000, "seconds=0:iterations=30:mccfr_iterations=10000", RESULTS / "strength6"),
-    # 2026-11-27 07:50 UTC: DCFR, whose final iteration converges, 100 iterations; 30,000 MCCFR iterations.
+    # 2026-11-27 07:21 UTC (00f74b8): DCFR, whose final iteration converges, 100 iterations; 30,000 MCCFR iterations.
     2: Design(tuple(range(51, 61)), 3000, "seconds=0:iterations=100:algorithm=dcfr:mccfr_iterations=30000",
               RESULTS / "strength6-2"),
 }
