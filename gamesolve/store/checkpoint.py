@@ -34,8 +34,8 @@ import numpy as np
 import zarr
 from zarr.storage import LocalStore
 
-from gamesolve import __version__
 from gamesolve.errors import DiskFullError, StoreError
+from gamesolve.provenance import code_attributes
 from gamesolve.store import integrity
 from gamesolve.store.zarr_io import _remove, atomic_group, open_group, write_array, writing
 
@@ -85,7 +85,7 @@ def create_store(path: str | os.PathLike, meta: dict[str, Any], replace: bool = 
     with writing(path, "checkpoint store"):
         # mode "a" on a folder emptied above (but for its hidden lock, which "w" would delete)
         group = zarr.open_group(store=LocalStore(path), mode="a")
-        group.attrs.update({"format": FORMAT, "code_version": __version__, **meta})
+        group.attrs.update({"format": FORMAT, **code_attributes(), **meta})
         integrity.seal(path)
 
 

@@ -19,8 +19,8 @@ from typing import Any
 import attrs
 import numpy as np
 
-from gamesolve import __version__
 from gamesolve.game.explicit_tree import ExplicitTree
+from gamesolve.provenance import code_attributes
 from gamesolve.store.zarr_io import StoreError, atomic_group, open_group, write_array
 
 FORMAT = "gamesolve.policy/1"
@@ -87,7 +87,7 @@ def write_policy(
                 "game": tree.game_name,
                 "params": dict(tree.params),
                 "num_players": tree.num_players,
-                "code_version": __version__,
+                **code_attributes(),
                 **attributes,
             }
         )

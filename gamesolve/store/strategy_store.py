@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from gamesolve import __version__
 from gamesolve.game.factored import FactoredGame
+from gamesolve.provenance import code_attributes
 from gamesolve.solve import continuation as C
 from gamesolve.store.zarr_io import ChunkedReader, StoreError, atomic_group, open_group, write_array
 
@@ -64,7 +64,7 @@ def write_strategy(path: str | os.PathLike, form: FactoredGame, rows: np.ndarray
     names = C.continuation_names(form.class_names)
     with atomic_group(path) as group:
         group.attrs.update({
-            "format": FORMAT, "game": form.game_name, "params": dict(form.params), "code_version": __version__,
+            "format": FORMAT, "game": form.game_name, "params": dict(form.params), **code_attributes(),
             "num_players": form.num_players, "num_rounds": form.num_rounds, "infosets": n_infosets,
             "class_names": list(form.class_names), "continuation_bits": bits, "continuations": list(names),
             "bias": bias, **attributes,

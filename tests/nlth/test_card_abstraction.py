@@ -425,6 +425,13 @@ def test_cached_store_is_reused(fake_cache, monkeypatch):
         build_card_abstraction(preset("tiny").with_(seed=5), cache_dir=fake_cache)
 
 
+def test_a_saved_abstraction_records_the_code_that_wrote_it(fake_cache):
+    from gamesolve.provenance import source_revision
+
+    ab = load_card_abstraction(abstraction_path(preset("tiny"), fake_cache))
+    assert ab.attrs["source"] == source_revision()  # commit and dirty flag; None outside a git checkout
+
+
 def test_load_rejects_foreign_store(tmp_path):
     from gamesolve.store.zarr_io import StoreError, atomic_group
 

@@ -25,6 +25,8 @@ import numba
 import numpy as np
 from numba import njit
 
+from gamesolve.provenance import source_revision
+
 from ..isomorphism import HandIndexer
 from . import equity as eq
 from .cache import STORE_FORMAT, STORE_KIND, abstraction_path
@@ -561,7 +563,7 @@ def _save(ab: CardAbstraction, path: Path, river_values: np.ndarray) -> Path:
         for name in _ARRAYS:
             write_array(g, name, getattr(ab, name), chunk=1 << 22)
         write_array(g, "river_equity_x1980", river_values, chunk=1 << 22)
-        g.attrs.update(json.loads(json.dumps({**ab.attrs, "complete": True})))
+        g.attrs.update(json.loads(json.dumps({**ab.attrs, "source": source_revision(), "complete": True})))
     return path
 
 
