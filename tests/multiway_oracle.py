@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 from numba import njit
 
-from gamesolve.game.factored import FIXED
+from gamesolve.game.factored import CONTEST, FIXED
 from gamesolve.game.terminals import contest_value
 
 
@@ -54,4 +54,25 @@ def brute_force_cfv(kind, payoff, contender, p, reach, items, strength, states):
         values = np.empty(len(rows))
         _showdowns(stake, contenders, p, rows, values)
         out[i] = weight[ok] @ values
+    return out
+
+
+def expected_payoffs(beliefs, stake, contender, items, strength) -> np.ndarray:
+    """Every contender's expected payoff at one showdown when the players' private states are
+    drawn from the product of ``beliefs`` (``[P, S]``) conditioned on sharing no item. Seats
+    that do not contend hold no item (an extra state): their stakes are dead money only."""
+    n_players, n_states = beliefs.shape
+    reach = np.zeros((n_players, n_states + 1))
+    reach[:, :n_states] = beliefs
+    contender = np.asarray(contender, dtype=bool)
+    reach[~contender] = 0.0
+    reach[~contender, n_states] = 1.0
+    items = np.vstack([np.asarray(items, dtype=np.int64), np.full((1, np.shape(items)[1]), -1)])
+    strength = np.append(strength, 0)
+    out = np.zeros(n_players)
+    for p in np.flatnonzero(contender):
+        states = np.flatnonzero(reach[p])
+        values = brute_force_cfv(CONTEST, stake, contender, p, reach, items, strength, states)
+        mass = brute_force_cfv(FIXED, np.eye(n_players)[p], contender, p, reach, items, strength, states)
+        out[p] = reach[p, states] @ values / (reach[p, states] @ mass)
     return out

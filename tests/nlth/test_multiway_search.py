@@ -176,6 +176,34 @@ def test_deals_are_a_function_of_the_seed_and_the_deal_number():
     assert counts[~free].sum() == 0 and counts[free].max() < 5 * counts[free].mean()
 
 
+@pytest.mark.parametrize("players", [4, 6])
+def test_sampled_showdowns_pay_on_average_what_the_exact_expectation_pays(players):
+    """The search's multiway showdown is sampled: the mean payoff over drawn deals is within a
+    few standard errors of the exact expectation (every card-disjoint tuple of hands, brute
+    force), side pots and a folded seat's dead money included. Error figures by player count
+    and deals: benchmarks/multiway_sampled_showdown.py."""
+    from tests.multiway_oracle import _showdowns, expected_payoffs
+
+    rng = np.random.default_rng(players)
+    board = parse_cards("Ks9h4d2c2s")
+    free = np.flatnonzero(~np.isin(HAND_CARDS, board).any(axis=1))
+    beliefs = np.zeros((players, NUM_HANDS))
+    for q in range(players - 1):
+        beliefs[q, rng.choice(free, 12, replace=False)] = rng.uniform(0.1, 1.0, 12)
+    stake = np.array([200.0, 900.0, 500.0, 900.0, 900.0][: players - 1] + [150.0])  # side pots; the last seat folded
+    contender = np.arange(players) < players - 1
+    strength = np.array([evaluate7(*HAND_CARDS[h], *board) if h in free else 0 for h in range(NUM_HANDS)])
+    exact = expected_payoffs(beliefs, stake, contender, HAND_CARDS, strength)
+    deals = 20_000
+    batch = M.BeliefDeals.build(beliefs, contender, tuple(board), 1).batch(11, 0, deals)
+    for p in range(players - 1):
+        pay = np.empty(deals)
+        _showdowns(stake[None, :], contender[None, :], p, batch.strength.astype(np.int32), pay)
+        se = pay.std(ddof=1) / np.sqrt(deals)
+        assert abs(pay.mean() - exact[p]) < 4 * se, (p, pay.mean(), exact[p], se)
+    assert abs(exact.sum() - 150.0) < 1e-9  # the live seats share the folded seat's 150 chips
+
+
 class CallingBlueprint:
     """Checks and calls (so hands reach the river), calling bets with hand-dependent
     probabilities for Bayes' rule."""
