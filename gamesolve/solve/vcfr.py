@@ -124,6 +124,9 @@ class VectorCFR:
         self._fixed, self._frozen_rows = self._fixed_rows(offset, frozen or {})
         self._scratch = self._new_scratch(self._parts)
         self._root_values = np.zeros(s)
+        if not self.root_mass() > 0:
+            raise FormError("the root's reach holds no deal: every combination of the players' private states "
+                            "(ranges) with positive reach shares an item or has probability 0")  # fmt: skip
 
     def _new_scratch(self, threads: int) -> K.Scratch:
         """Path buffers for ``threads`` threads (:data:`~gamesolve.solve.vcfr_kernels.Scratch`)."""

@@ -87,6 +87,14 @@ def test_a_form_whose_private_states_change_is_refused():
         VectorCFR(leduc_form(LeducGame(2), "coarse"))
 
 
+def test_a_root_reach_that_holds_no_deal_is_refused():
+    form = compile_factored(KuhnGame(2))
+    only = np.zeros((2, int(form.num_private[0])))
+    only[:, 0] = 1.0  # both players hold the same card only: no deal gives them that
+    with pytest.raises(FormError, match="holds no deal"):
+        VectorCFR(form, root_reach=only)
+
+
 def test_solve_with_vcfr_from_the_command_line():
     result = CliRunner().invoke(cli, ["solve", "--game", "kuhn", "--algo", "vcfr", "--iterations", "500", "--json"])
     assert result.exit_code == 0, result.output

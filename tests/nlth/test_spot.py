@@ -12,7 +12,7 @@ from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, RangeError, hand_class, parse_range
 from gamesolve_nlth.spot.solve import iterations_to_check
 from gamesolve_nlth.spot.suits import card_classes
-from gamesolve_nlth.spot.tree import ALLIN, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges
+from gamesolve_nlth.spot.tree import ALLIN, Spot, SpotError, StreetSizes, build_spot, disjoint_mass, hand_strengths, spot_ranges
 
 SIZES = StreetSizes(bets=(0.5, 1.0, ALLIN), raises=(1.0, ALLIN))
 RANGE = "22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+"
@@ -221,6 +221,14 @@ def test_range_weights_and_classes():
 def test_bad_ranges_are_refused(text):
     with pytest.raises(RangeError):
         parse_range(text)
+
+
+def test_the_disjoint_mass_of_two_ranges_is_the_brute_force_sum_over_card_disjoint_pairs():
+    rng = np.random.default_rng(3)
+    r0, r1 = rng.uniform(size=(2, NUM_HANDS)) * (rng.uniform(size=(2, NUM_HANDS)) < 0.05)
+    cards = [set(map(int, HAND_CARDS[h])) for h in range(NUM_HANDS)]
+    brute = sum(r0[a] * r1[b] for a in np.flatnonzero(r0) for b in np.flatnonzero(r1) if not cards[a] & cards[b])
+    assert disjoint_mass(r0, r1) == pytest.approx(brute, rel=1e-12)
 
 
 @pytest.mark.parametrize("board", ["QsJh", "QsQsJh", "QsJh2h8d3c4c"])

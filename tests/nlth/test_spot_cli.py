@@ -77,3 +77,9 @@ def test_bad_input_is_one_line(run, option, value, message):
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_ranges_that_block_each_other_are_one_line(run):
+    result = run("spot", "--board", "QsJh2h8d3c", "--oop-range", "AsAh", "--ip-range", "AsAh,AhKh")
+    assert result.exit_code == 2
+    assert "block each other" in result.output and "Traceback" not in result.output

@@ -64,7 +64,8 @@ from gamesolve_nlth.search.continuation import continuation_game
 from gamesolve_nlth.search.multiway import DepthLimit, LeafValues, SubgameSizes, build_multiway
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
-from gamesolve_nlth.spot.tree import STREETS, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges
+from gamesolve_nlth.spot.tree import (STREETS, Spot, SpotError, StreetSizes, build_spot, hand_strengths,
+                                      why_no_deal, spot_ranges)
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, action_raise_to, raise_action
 
 
@@ -484,7 +485,7 @@ class NLTHSearchAgent(Agent):
         spot, seats = self._spot()
         form = self._form()
         reach = spot_ranges(spot, self.ranges.reach[seats[0]], self.ranges.reach[seats[1]])
-        if not reach[0].any() or not reach[1].any():
+        if why_no_deal(reach) is not None:
             return  # the beliefs say this cannot happen: play the blueprint
         config, frozen = TABULAR_ALGORITHMS[self.config.algorithm], self._frozen_rows(form)
         sampled = len(spot.board) == 3

@@ -16,7 +16,7 @@ from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
 from gamesolve_nlth.spot.suits import ranges_symmetric
-from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes, build_spot, spot_ranges
+from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes, build_spot, why_no_deal, spot_ranges
 from gamesolve_nlth.state import CHECK_CALL, FOLD, action_raise_to
 
 
@@ -62,8 +62,8 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     exploitability."""
     started = time.perf_counter()
     reach = spot_ranges(spot, oop, ip)
-    if not reach[0].any() or not reach[1].any():
-        raise SpotError("a range holds no hand the board leaves")
+    if (why := why_no_deal(reach)) is not None:
+        raise SpotError(why)
     # Mirror-image turn and river cards are dealt once when the ranges allow it (exact).
     form = build_spot(spot, symmetric=ranges_symmetric(reach, spot.board), progress=progress)
     build = time.perf_counter() - started

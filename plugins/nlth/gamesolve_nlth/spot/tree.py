@@ -316,3 +316,26 @@ def spot_ranges(spot: Spot, *ranges: np.ndarray) -> np.ndarray:
     touching = np.array([any(int(c) in spot.board for c in HAND_CARDS[h]) for h in range(NUM_HANDS)])
     reach[:, touching] = 0.0
     return reach
+
+
+def why_no_deal(reach: np.ndarray) -> str | None:
+    """Why the root reach holds no deal (a range left empty by the board, or two ranges whose
+    every pair of hands shares a card), or None when it holds one (for three ranges the pairs
+    are checked; the solver checks the triples)."""
+    for q in range(len(reach)):
+        if not reach[q].any():
+            return "a range holds no hand the board leaves"
+        for o in range(q):
+            if not disjoint_mass(reach[o], reach[q]) > 0:
+                return "two ranges block each other: every hand of one shares a card with every hand of the other"
+    return None
+
+
+def disjoint_mass(r0: np.ndarray, r1: np.ndarray) -> float:
+    """The mass of the pairs of hands (one from each range) that share no card: inclusion-
+    exclusion over the cards of each hand of ``r0`` (a hand of ``r1`` holding both is the same hand)."""
+    by_card = np.zeros(52)
+    np.add.at(by_card, HAND_CARDS[:, 0], r1)
+    np.add.at(by_card, HAND_CARDS[:, 1], r1)
+    compatible = r1.sum() - by_card[HAND_CARDS[:, 0]] - by_card[HAND_CARDS[:, 1]] + r1
+    return float(r0 @ compatible)
