@@ -64,8 +64,8 @@ from gamesolve_nlth.search.continuation import continuation_game
 from gamesolve_nlth.search.multiway import DepthLimit, LeafValues, SubgameSizes, build_multiway
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
-from gamesolve_nlth.spot.tree import (STREETS, Spot, SpotError, StreetSizes, build_spot, hand_strengths,
-                                      why_no_deal, spot_ranges)
+from gamesolve_nlth.spot.tree import (STREETS, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges,
+                                      why_no_deal)
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, action_raise_to, raise_action
 
 
