@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
 import shutil
@@ -15,7 +14,7 @@ from typing import Any
 
 import click
 
-from gamesolve import __version__
+from gamesolve import __version__, json_report
 from gamesolve.cli_params import POSITIVE_FLOAT, POSITIVE_INT, SEED, key_values, merge_players
 from gamesolve.errors import EXIT_STATUS, InputError, StoreError, UserError, is_no_space
 from gamesolve.game.explicit_tree import CompileError
@@ -127,18 +126,10 @@ def cli(ctx, plugins_dir):
 def emit(result: dict[str, Any], as_json: bool, summary: list[str]) -> None:
     """Print a readable summary, or (``--json``) one JSON object as the last stdout line."""
     if as_json:
-        click.echo(json.dumps(result, default=_jsonable, sort_keys=True))
+        click.echo(json_report.dumps(result, sort_keys=True))
     else:
         for line in summary:
             click.echo(line)
-
-
-def _jsonable(value):
-    if hasattr(value, "item"):
-        return value.item()
-    if isinstance(value, Path):
-        return str(value)
-    raise TypeError(f"not JSON serialisable: {value!r}")
 
 
 def parse_params(pairs: tuple[str, ...], flag: str = "--param") -> dict[str, str]:
@@ -874,7 +865,7 @@ def store_check(path, quick, as_json):
     report = {"path": str(path), "kind": kind, "files": len(index.files), "bytes": index.total_bytes,
               "manifests": len(index.sealed), "digests_checked": not quick, "problems": problems}  # fmt: skip
     if as_json:
-        click.echo(json.dumps(report))
+        click.echo(json_report.dumps(report))
     else:
         for problem in problems:
             click.echo(f"problem: {problem}")

@@ -17,6 +17,7 @@ import attrs
 
 from gamesolve.evaluate.match import MatchError, make_agents, play_match
 from gamesolve.game.state import Game
+from gamesolve.json_report import number
 
 
 @attrs.frozen
@@ -41,7 +42,7 @@ class LBRResult:
             f"game        {self.game} ({self.players} players)",
             f"agent       {self.agent}",
             f"hands       {self.hands:,} in {self.seconds:.1f} s",
-            f"LBR wins    {self.mbb_per_game:+.1f} ± {self.se:.1f} {self.unit} (a lower bound on the agent's exploitability)",
+            f"LBR wins    {self.mbb_per_game:+.1f} ± {number(self.se, '.1f')} {self.unit} (a lower bound on the agent's exploitability)",
         ]
 
 

@@ -45,6 +45,7 @@ import numpy as np
 from gamesolve.agents import Agent, AgentSpec
 from gamesolve.evaluate.statistics import win_rate
 from gamesolve.game.state import CHANCE, Game, State
+from gamesolve.json_report import number
 
 
 class MatchError(ValueError):
@@ -118,7 +119,7 @@ class MatchResult:
             f"{'agent':<24} {self.unit:>12} {'± SE':>10} {'p(>0)':>8}",
         ]
         for a in self.agents:
-            lines.append(f"{a.name:<24} {a.win_rate:>+12.2f} {a.stderr:>10.2f} {a.p_value:>8.4f}")
+            lines.append(f"{a.name:<24} {a.win_rate:>+12.2f} {number(a.stderr, '>10.2f')} {number(a.p_value, '>8.4f')}")
         slow = [a for a in self.agents if a.latency and a.latency["p95"] >= 0.1]
         if slow:
             lines.append("seconds per decision (median / 95th percentile, by round):")
@@ -135,7 +136,7 @@ class MatchResult:
             lines.append(f"{'agent':<24} {self.unit:>12} {'± SE':>10} {'p(>0)':>8} {'variance':>10}")
             for a in corrected:
                 v = a.aivat
-                lines.append(f"{a.name:<24} {v['win_rate']:>+12.2f} {v['stderr']:>10.2f} {v['p_value']:>8.4f} "
+                lines.append(f"{a.name:<24} {v['win_rate']:>+12.2f} {number(v['stderr'], '>10.2f')} {number(v['p_value'], '>8.4f')} "
                              f"{'/' + format(v['variance_reduction'], '.1f'):>10}"
                              + ("  (minus the others' AIVAT sum: zero-sum)" if v.get("complement") else ""))
         return lines

@@ -253,6 +253,20 @@ def test_match_json_reports_each_agents_win_rate(run):
     assert {"win_rate", "stderr", "p_value", "hands", "total"} <= set(data["agents"][0])
 
 
+def _strict(constant):
+    raise ValueError(f"{constant} is not JSON")
+
+
+def test_a_standard_error_that_does_not_exist_is_null_in_json_and_n_a_in_the_summary(run):
+    # One duplicate deal: one sample per seat, no standard error.
+    result = run("match", "--game", "kuhn", "--agents", "uniform,uniform", "--hands", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1], parse_constant=_strict)
+    assert data["agents"][0]["stderr"] is None and data["agents"][0]["p_value"] is None
+    text = run("match", "--game", "kuhn", "--agents", "uniform,uniform", "--hands", "2").stdout
+    assert "n/a" in text and "nan" not in text
+
+
 def test_match_readable_summary(run):
     result = run("match", "--game", "kuhn", "--agents", "uniform,uniform", "--hands", "20")
     assert result.exit_code == 0, result.output

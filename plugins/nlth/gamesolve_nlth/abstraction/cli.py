@@ -7,11 +7,12 @@ abstraction) with :func:`abstraction_group().add_command <click.Group.add_comman
 
 from __future__ import annotations
 
-import json
 import resource
 import time
 
 import click
+
+from gamesolve import json_report
 
 from .presets import PRESETS, ROUND_NAMES
 
@@ -129,7 +130,7 @@ def abstraction_group() -> click.Group:
             "quality": ab.quality,
         }
         if as_json:
-            click.echo(json.dumps(result))
+            click.echo(json_report.dumps(result))
         else:
             from rich.console import Console
 
@@ -170,7 +171,7 @@ def abstraction_group() -> click.Group:
                 f"run `gamesolve abstraction build --preset {preset_name}` or pass --build"
             )
         if as_json:
-            click.echo(json.dumps({"preset": preset_name, "hash": ab.attrs["hash"], "quality": ab.quality}))
+            click.echo(json_report.dumps({"preset": preset_name, "hash": ab.attrs["hash"], "quality": ab.quality}))
         else:
             from rich.console import Console
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
+from gamesolve import json_report
 from gamesolve.cli_params import POSITIVE_FLOAT, POSITIVE_INT, SEED
 from gamesolve.errors import InputError, StoreError, UserError
 from gamesolve.plugins import HOST_KEY
@@ -19,7 +19,7 @@ def _one_line(exc: BaseException) -> str:
 
 def _emit(report: dict, as_json: bool, lines: list[str]) -> None:
     """A readable summary, or (``--json``) one JSON object as the last line of stdout."""
-    click.echo(json.dumps(report, sort_keys=True) if as_json else "\n".join(lines))
+    click.echo(json_report.dumps(report, sort_keys=True) if as_json else "\n".join(lines))
 
 
 def _nlth_game(ctx, game_name: str, players, params):

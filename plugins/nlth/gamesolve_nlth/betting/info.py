@@ -3,10 +3,10 @@ memory (the estimate ``gamesolve solve`` checks before training)."""
 
 from __future__ import annotations
 
-import json
 
 import click
 
+from gamesolve import json_report
 from gamesolve_nlth.betting.action_abstraction import ROUND_NAMES, AbstractionError
 from gamesolve_nlth.engine import MAX_PLAYERS, MIN_PLAYERS
 
@@ -59,7 +59,7 @@ def info_command(preset, players, as_json):
     except (ValueError, AbstractionError) as exc:
         raise InputError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(data))
+        click.echo(json_report.dumps(data))
         return
     click.echo(f"preset {preset}, {players} players, buckets {data['buckets']} (counted exactly)")
     click.echo(f"public nodes      {data['public_nodes']:>16,}")

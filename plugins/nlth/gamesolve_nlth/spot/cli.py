@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 
 import click
 
+from gamesolve import json_report
 from gamesolve.errors import InputError
 
 
@@ -71,7 +71,7 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
         except SpotError as exc:
             raise InputError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(result.as_dict(), indent=2))
+        click.echo(json_report.dumps(result.as_dict(), indent=2))
         return
     click.echo(f"spot: {spot.pot} in the pot, {spot.stack} behind; {result.nodes:,} nodes (built in {result.build_seconds:.1f} s)")
     click.echo(f"solved: {result.iterations} iterations in {result.seconds:.2f} s, "
