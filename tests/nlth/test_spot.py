@@ -10,7 +10,7 @@ from gamesolve.solve.spec import Progress
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, RangeError, hand_class, parse_range
-from gamesolve_nlth.spot.solve import iterations_to_check
+from gamesolve_nlth.spot.solve import action_names, iterations_to_check, strategy_at, walk_line
 from gamesolve_nlth.spot.suits import card_classes
 from gamesolve_nlth.spot.tree import ALLIN, Spot, SpotError, StreetSizes, build_spot, disjoint_mass, hand_strengths, spot_ranges
 
@@ -92,6 +92,32 @@ def test_a_river_spot_converges_below_a_third_of_a_percent_of_the_pot(dtype):
     solver.run(300)
     exploitability, _ = solver.exploitability()
     assert 0 <= exploitability / spot.pot < 0.003
+
+
+def test_the_strategy_at_a_line_weights_each_hand_by_both_players_play_along_it_with_card_removal(solved_river):
+    spot, form, reach, solver = solved_river
+    path = walk_line(spot, form, ("bet 500", "raise to 2500"))  # ip raises oop's half-pot bet: oop to act
+    actor, overall, _ = strategy_at(spot, form, solver, reach, path)
+    assert actor == 0
+    (root, bet), (facing, raise_) = path
+    oop_reach = reach[0] * solver.node_strategy(root)[:, bet]
+    ip_reach = reach[1] * solver.node_strategy(facing)[:, raise_]
+    node = int(form.child_list[form.child_start[facing] + raise_])
+    probs = solver.node_strategy(node)
+    pairs = compatible(spot.board) * np.outer(oop_reach, ip_reach)  # every deal, by brute force
+    brute = pairs.sum(axis=1) @ probs / pairs.sum()
+    assert list(overall) == action_names(spot, form, node) and list(overall)[:2] == ["fold", "call"]
+    assert np.allclose(list(overall.values()), brute, rtol=1e-12, atol=1e-15)
+
+
+def test_a_line_names_actions_as_the_output_does_and_refuses_others_with_the_choices(solved_river):
+    spot, form, _, _ = solved_river
+    assert walk_line(spot, form, ("check", "bet 1000 (100%)", "raise 4000")) == walk_line(
+        spot, form, ("Check", "bet  1000", "raise to 4000 (400%)"))  # fmt: skip
+    with pytest.raises(SpotError, match="the choices are check, bet 500 .50%., bet 1000 .100%., allin"):
+        walk_line(spot, form, ("bet 700",))
+    with pytest.raises(SpotError, match="ends the hand"):
+        walk_line(spot, form, ("check", "check"))
 
 
 def test_hands_outside_both_ranges_are_left_out_and_play_uniformly(solved_river):

@@ -83,3 +83,26 @@ def test_ranges_that_block_each_other_are_one_line(run):
     result = run("spot", "--board", "QsJh2h8d3c", "--oop-range", "AsAh", "--ip-range", "AsAh,AhKh")
     assert result.exit_code == 2
     assert "block each other" in result.output and "Traceback" not in result.output
+
+
+def test_a_line_shows_the_strategy_of_the_player_to_act_there(run):
+    result = run(*RIVER, "--target", "1%", "--line", "check", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["line"] == ["check"] and out["line_player"] == "ip"
+    assert set(out["line_strategy"]) == {"check", "bet 500 (50%)", "bet 1000 (100%)", "allin"}
+    assert sum(out["line_strategy"].values()) == pytest.approx(1.0)
+    assert set(out["line_classes"]) == {"AA", "KK", "QQ", "JJ", "TT", "AQs"}
+    text = run(*RIVER, "--target", "1%", "--line", "check").output
+    assert "in position after check, over the range:" in text
+
+
+@pytest.mark.parametrize("line, message", [
+    ("bet 700", "the choices are check, bet 500 (50%)"),
+    ("check,check", "ends the hand"),
+    ("check,,bet 500", "an empty action"),
+])  # fmt: skip
+def test_a_bad_line_is_one_line_before_solving(run, line, message):
+    result = run(*RIVER, "--line", line)
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output and "solving" not in result.output

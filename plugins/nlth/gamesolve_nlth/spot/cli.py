@@ -40,9 +40,11 @@ def _percent(text: str) -> float:
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None, help="stop after this much solving time")
 @click.option("--check-every", type=click.IntRange(1), default=10, show_default=True,
               help="fewest iterations between exploitability checks (more while the target is far)")
+@click.option("--line", default=None,
+              help="also show the strategy after these first-street actions, e.g. 'check,bet 500' (names as printed)")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
-                 threads, max_iterations, seconds, check_every, as_json):  # fmt: skip
+                 threads, max_iterations, seconds, check_every, line, as_json):  # fmt: skip
     """Solve a heads-up postflop spot (flop, turn or river) with vector CFR to a target
     exploitability, and show the out-of-position player's first decision over the range and by
     hand class. Player 0 (OOP) acts first on every street; cards still to come are dealt with
@@ -55,6 +57,9 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
     from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes
 
     target_pct = _percent(target)
+    actions = () if line is None else tuple(a.strip() for a in line.split(","))
+    if any(not a for a in actions):
+        raise InputError(f"--line: an empty action in {line!r} (actions are separated by commas, e.g. 'check,bet 500')")
     try:
         cards = tuple(parse_cards(board))
         first, then = parse_sizes(bets, DEFAULT_BETS), parse_sizes(raises, DEFAULT_RAISES)
@@ -67,7 +72,7 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
     with BarProgress(quiet=as_json) as progress:
         try:
             result = solve_spot(spot, oop, ip, target_pct, threads, max_iterations, seconds,
-                                check_every=check_every, progress=progress)  # fmt: skip
+                                check_every=check_every, progress=progress, line=actions)  # fmt: skip
         except SpotError as exc:
             raise InputError(str(exc)) from None
     if as_json:
@@ -76,14 +81,25 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
     click.echo(f"spot: {spot.pot} in the pot, {spot.stack} behind; {result.nodes:,} nodes (built in {result.build_seconds:.1f} s)")
     click.echo(f"solved: {result.iterations} iterations in {result.seconds:.2f} s, "
                f"exploitability {result.exploitability_pct_pot:.3f}% of the pot (target {target_pct:g}%)")  # fmt: skip
-    names = list(result.root)
+    _show("out-of-position first action", result.root, result.classes)
+    if result.line:
+        who = {"oop": "out of position", "ip": "in position"}[result.line_player]
+        title = f"{who} after {', '.join(result.line)}"
+        if result.line_strategy is None:
+            click.echo(f"\n{title}: the solution never plays this line")
+        else:
+            _show(title, result.line_strategy, result.line_classes)
+
+
+def _show(title: str, overall: dict[str, float], classes: dict[str, dict[str, float]]) -> None:
+    names = list(overall)
     width = max(len(n) for n in names) + 2
-    click.echo("\nout-of-position first action, over the range:")
+    click.echo(f"\n{title}, over the range:")
     for name in names:
-        click.echo(f"  {name:<{width}}{100 * result.root[name]:6.1f}%")
+        click.echo(f"  {name:<{width}}{100 * overall[name]:6.1f}%")
     click.echo("\nby hand class:")
     click.echo("  " + " " * 5 + "".join(f"{n:>{width}}" for n in names))
-    for cls, freqs in sorted(result.classes.items(), key=lambda kv: _class_order(kv[0])):
+    for cls, freqs in sorted(classes.items(), key=lambda kv: _class_order(kv[0])):
         click.echo(f"  {cls:<5}" + "".join(f"{100 * freqs[n]:>{width - 1}.0f}%" for n in names))
 
 

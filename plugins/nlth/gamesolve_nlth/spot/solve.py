@@ -1,5 +1,6 @@
 """Solving a spot to a target exploitability, and reading off what a player wants to see:
-the root strategy over the range and by hand class."""
+the root strategy over the range and by hand class, and the same at a line of actions on the
+spot's first street (``--line check,bet 500``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 import attrs
 import numpy as np
 
+from gamesolve.game.factored import CHANCE, TERMINAL
 from gamesolve.game.removal import fixed_cfv
 from gamesolve.progress import NullProgress
 from gamesolve.solve.spec import Progress
@@ -37,6 +39,10 @@ class SpotResult:
     classes: dict[str, dict[str, float]]  # hand class -> action -> frequency
     nodes: int
     build_seconds: float
+    line: tuple[str, ...] = ()  # the actions of --line, as named in the output
+    line_player: str | None = None  # "oop" or "ip": who acts at the line's node
+    line_strategy: dict[str, float] | None = None  # as root, there (None: the solution never plays the line)
+    line_classes: dict[str, dict[str, float]] | None = None
 
     def as_dict(self) -> dict:
         return attrs.asdict(self)
@@ -55,11 +61,12 @@ def action_name(spot: Spot, label: int, facing: bool) -> str:
 
 def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 0.5, threads: int = 1,
                max_iterations: int = 100_000, max_seconds: float | None = None, weighting: str = "dcfr",
-               check_every: int = 25, progress: Progress = NullProgress()) -> SpotResult:  # fmt: skip
+               check_every: int = 25, progress: Progress = NullProgress(), line: tuple[str, ...] = ()) -> SpotResult:  # fmt: skip
     """Vector CFR until the exploitability is at most ``target_pct`` % of the pot (checked by
     best response at least ``check_every`` iterations apart: :func:`iterations_to_check`),
     ``max_iterations`` or ``max_seconds``. ``progress`` shows iterations with the latest
-    exploitability."""
+    exploitability. ``line``: actions from the root (:func:`walk_line`; checked before solving)
+    where the result also shows the strategy of the player to act."""
     started = time.perf_counter()
     reach = spot_ranges(spot, oop, ip)
     if (why := why_no_deal(reach)) is not None:
@@ -67,6 +74,7 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     # Mirror-image turn and river cards are dealt once when the ranges allow it (exact).
     form = build_spot(spot, symmetric=ranges_symmetric(reach, spot.board), progress=progress)
     build = time.perf_counter() - started
+    path = walk_line(spot, form, line)
     solver = VectorCFR(form, SPOT_WEIGHTINGS.get(weighting) or TABULAR_ALGORITHMS[weighting], root_reach=reach,
                        threads=threads, dtype=np.float32)  # fmt: skip
     compile_kernels(threads)
@@ -88,8 +96,13 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
         if pct <= target_pct or solver.iterations >= max_iterations or (max_seconds is not None and elapsed >= max_seconds):
             break
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
-    root, classes = root_strategy(spot, form, solver, reach)
-    return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build)
+    _, root, classes = strategy_at(spot, form, solver, reach, [])
+    if not line:
+        return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build)
+    actor, there, there_classes = strategy_at(spot, form, solver, reach, path)
+    named = tuple(action_names(spot, form, node)[i] for node, i in path)
+    return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build, named,
+                      ("oop", "ip")[actor], there, there_classes)  # fmt: skip
 
 
 def iterations_to_check(checks: list[tuple[int, float]], target_pct: float, check_every: int) -> int:
@@ -122,17 +135,69 @@ def compile_kernels(threads: int) -> None:
     solver.exploitability()
 
 
-def root_strategy(spot: Spot, form, solver: VectorCFR, reach: np.ndarray) -> tuple[dict, dict]:
-    """The first player's average strategy at the root, weighted by how likely each hand is
-    (its range weight times the opponent's compatible range), overall and by hand class."""
-    labels = [int(a) for a in form.labels(0)]
-    probs = solver.node_strategy(0)
+def action_names(spot: Spot, form, node: int) -> list[str]:
+    """The names of a decision node's actions (a fold is offered only facing a bet)."""
+    labels = [int(a) for a in form.labels(node)]
+    return [action_name(spot, a, facing=FOLD in labels) for a in labels]
+
+
+def _aliases(name: str) -> set[str]:
+    """What a user may type for an action: its name, without the pot percentage, a raise
+    without "to", all-in with a hyphen."""
+    short = name.split(" (")[0]
+    out = {name, short}
+    if short.startswith("raise to "):
+        out.add("raise " + short[len("raise to "):])
+    if name == "allin":
+        out.add("all-in")
+    return out
+
+
+def walk_line(spot: Spot, form, line: tuple[str, ...]) -> list[tuple[int, int]]:
+    """``(node, action index)`` of each action of ``line`` from the root, named as the output
+    names them (``check``, ``bet 500``, ``raise to 2000``, ``call``, ``fold``, ``allin``); the
+    line must stay on the spot's first street and end where a player acts (:class:`SpotError`
+    says why not, with the choices where a name matches none)."""
+    node, path, done = 0, [], []
+    for token in line:
+        names = action_names(spot, form, node)
+        typed = " ".join(token.lower().split())
+        i = next((i for i, name in enumerate(names) if typed in _aliases(name)), None)
+        if i is None:
+            where = f"after {', '.join(done)}" if done else "at the root"
+            raise SpotError(f"--line: no action {token.strip()!r} {where}; the choices are {', '.join(names)}")
+        path.append((node, i))
+        done.append(names[i])
+        node = int(form.child_list[form.child_start[node] + i])
+        if form.node_kind[node] == TERMINAL:
+            raise SpotError(f"--line {', '.join(done)} ends the hand: nobody acts there")
+        if form.node_kind[node] == CHANCE:
+            raise SpotError(f"--line {', '.join(done)} ends the street: lines stay on the spot's first street")
+    return path
+
+
+def strategy_at(spot: Spot, form, solver: VectorCFR, reach: np.ndarray, path: list[tuple[int, int]]):
+    """``(player, strategy, by class)`` at the node ``path`` leads to: the acting player's
+    average strategy weighted by how likely each hand is there (its range weight times its own
+    probabilities of the line's actions, times the opponent's compatible weight, likewise),
+    overall and by hand class; ``None, None`` for the strategy when the solution never plays the line."""
+    reach = reach.copy()
+    node = 0
+    for node, i in path:
+        actor = int(form.node_player[node])
+        reach[actor] = reach[actor] * solver.node_strategy(node)[:, i]
+    if path:
+        node = int(form.child_list[form.child_start[node] + path[-1][1]])
+    actor = int(form.node_player[node])
+    probs = solver.node_strategy(node)
     opponent = np.zeros(NUM_HANDS)
-    fixed_cfv(reach[1], HAND_CARDS, 52, 1.0, opponent, np.empty(53), np.empty(NUM_HANDS + 1, np.int64))
-    weight = reach[0] * opponent
-    names = [action_name(spot, a, facing=False) for a in labels]
+    fixed_cfv(reach[1 - actor], HAND_CARDS, 52, 1.0, opponent, np.empty(53), np.empty(NUM_HANDS + 1, np.int64))
+    weight = reach[actor] * opponent
     total = weight.sum()
-    root = {name: float(weight @ probs[:, i] / total) for i, name in enumerate(names)}
+    if not total > 0:
+        return actor, None, None
+    names = action_names(spot, form, node)
+    overall = {name: float(weight @ probs[:, i] / total) for i, name in enumerate(names)}
     classes: dict[str, dict[str, float]] = {}
     mass: dict[str, float] = {}
     for h in np.flatnonzero(weight > 0):
@@ -141,4 +206,4 @@ def root_strategy(spot: Spot, form, solver: VectorCFR, reach: np.ndarray) -> tup
         for i, name in enumerate(names):
             entry[name] += weight[h] * probs[h, i]
         mass[c] = mass.get(c, 0.0) + weight[h]
-    return root, {c: {k: v / mass[c] for k, v in entry.items()} for c, entry in classes.items()}
+    return actor, overall, {c: {k: v / mass[c] for k, v in entry.items()} for c, entry in classes.items()}
