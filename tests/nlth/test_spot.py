@@ -106,7 +106,7 @@ def test_the_strategy_at_a_line_weights_each_hand_by_both_players_play_along_it_
     probs = solver.node_strategy(node)
     pairs = compatible(spot.board) * np.outer(oop_reach, ip_reach)  # every deal, by brute force
     brute = pairs.sum(axis=1) @ probs / pairs.sum()
-    assert list(overall) == action_names(spot, form, node) and list(overall)[:2] == ["fold", "call"]
+    assert list(overall) == action_names(spot, form, path) and list(overall)[:2] == ["fold", "call"]
     assert np.allclose(list(overall.values()), brute, rtol=1e-12, atol=1e-15)
 
 
@@ -181,6 +181,29 @@ def test_threads_over_turn_and_river_cards_give_the_single_thread_result(monkeyp
     assert np.array_equal(one.tables.regrets, two.tables.regrets)
     assert np.array_equal(one.tables.avg, two.tables.avg)
     assert one.exploitability() == two.exploitability()
+
+
+def test_a_line_through_a_dealt_card_takes_the_card_out_of_both_ranges():
+    spot = small_turn_spot("QsJh2h8d")
+    r = parse_range(RANGE)
+    reach = spot_ranges(spot, r, r)
+    form = build_spot(spot)
+    solver = VectorCFR(form, TABULAR_ALGORITHMS["dcfr"], root_reach=reach)
+    solver.run(10)
+    path = walk_line(spot, form, ("check", "bet 1000", "call", "Kd"))
+    actor, overall, _ = strategy_at(spot, form, solver, reach, path)
+    assert actor == 0 and action_names(spot, form, path) == ["check", "bet 3000 (100%)"]  # the river's pot is 3000
+    (root, check), (ip, bet), (oop, call), _ = path
+    oop_reach = reach[0] * solver.node_strategy(root)[:, check] * solver.node_strategy(oop)[:, call]
+    ip_reach = reach[1] * solver.node_strategy(ip)[:, bet]
+    node = int(form.child_list[form.child_start[path[-1][0]] + path[-1][1]])
+    pairs = compatible(spot.board + (parse_cards("Kd")[0],)) * np.outer(oop_reach, ip_reach)
+    brute = pairs.sum(axis=1) @ solver.node_strategy(node) / pairs.sum()
+    assert np.allclose(list(overall.values()), brute, rtol=1e-12, atol=1e-15)
+    with pytest.raises(SpotError, match="ends the street: add the card"):
+        walk_line(spot, form, ("check", "check"))
+    with pytest.raises(SpotError, match="name a card the board leaves"):
+        walk_line(spot, form, ("check", "check", "Qs"))
 
 
 def test_the_turn_deals_every_river_card_once_and_removes_it_from_both_ranges():

@@ -106,3 +106,12 @@ def test_a_bad_line_is_one_line_before_solving(run, line, message):
     result = run(*RIVER, "--line", line)
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output and "solving" not in result.output
+
+
+def test_a_line_may_name_the_card_dealt_next(run):
+    result = run("spot", "--board", "QsJh2h8d", "--oop-range", "QQ,JJ,AK", "--ip-range", "TT+,AQs", "--max-iterations", "5",
+                 "--line", "check, check, Kd", "--json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["line"] == ["check", "check", "Kd"] and out["line_player"] == "oop"
+    assert sum(out["line_strategy"].values()) == pytest.approx(1.0)

@@ -1,6 +1,6 @@
 """Solving a spot to a target exploitability, and reading off what a player wants to see:
-the root strategy over the range and by hand class, and the same at a line of actions on the
-spot's first street (``--line check,bet 500``)."""
+the root strategy over the range and by hand class, and the same at the end of a line of
+actions and dealt cards (``--line check,bet 500`` or ``--line check,check,Kd,bet 500``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from gamesolve.progress import NullProgress
 from gamesolve.solve.spec import Progress
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR
+from gamesolve_nlth.cards import card_str, parse_card
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
 from gamesolve_nlth.spot.suits import ranges_symmetric
 from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes, build_spot, why_no_deal, spot_ranges
@@ -39,7 +40,7 @@ class SpotResult:
     classes: dict[str, dict[str, float]]  # hand class -> action -> frequency
     nodes: int
     build_seconds: float
-    line: tuple[str, ...] = ()  # the actions of --line, as named in the output
+    line: tuple[str, ...] = ()  # the actions and cards of --line, as named in the output
     line_player: str | None = None  # "oop" or "ip": who acts at the line's node
     line_strategy: dict[str, float] | None = None  # as root, there (None: the solution never plays the line)
     line_classes: dict[str, dict[str, float]] | None = None
@@ -48,15 +49,49 @@ class SpotResult:
         return attrs.asdict(self)
 
 
-def action_name(spot: Spot, label: int, facing: bool) -> str:
+def action_name(label: int, facing: bool, pot: int, behind: int) -> str:
+    """An action's name on a street that started with ``pot`` chips in the middle and
+    ``behind`` chips behind each player: bets and raises by the street's chips put in (``bet
+    500``, ``raise to 2500``) with that in % of the street's starting pot."""
     if label == FOLD:
         return "fold"
     if label == CHECK_CALL:
         return "call" if facing else "check"
     to = action_raise_to(label)
-    if to >= spot.stack:
+    if to >= behind:
         return "allin"
-    return f"{'raise to' if facing else 'bet'} {to} ({100 * to / spot.pot:.0f}%)"
+    return f"{'raise to' if facing else 'bet'} {to} ({100 * to / pot:.0f}%)"
+
+
+@attrs.define
+class _Chips:
+    """Chips along a line from the spot's root: what each player put in on earlier streets
+    (``spent``) and on this one (``street``), for naming actions street by street."""
+
+    spot: Spot
+    spent: list[int] = attrs.Factory(lambda: [0, 0])
+    street: list[int] = attrs.Factory(lambda: [0, 0])
+
+    def names(self, form, node: int) -> list[str]:
+        """A decision node's action names (a fold is offered only facing a bet)."""
+        labels = [int(a) for a in form.labels(node)]
+        pot, behind = self.spot.pot + sum(self.spent), self.spot.stack - self.spent[0]
+        return [action_name(a, FOLD in labels, pot, behind) for a in labels]
+
+    def step(self, form, node: int, i: int) -> str:
+        """Take child ``i`` of ``node``; its name (an action, or the card dealt)."""
+        label = int(form.labels(node)[i])
+        if form.node_kind[node] == CHANCE:
+            self.spent = [a + b for a, b in zip(self.spent, self.street)]
+            self.street = [0, 0]
+            return card_str(label)
+        name = self.names(form, node)[i]
+        actor = int(form.node_player[node])
+        if label == CHECK_CALL:
+            self.street[actor] = max(self.street)
+        elif label != FOLD:
+            self.street[actor] = action_raise_to(label)
+        return name
 
 
 def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 0.5, threads: int = 1,
@@ -71,8 +106,10 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     reach = spot_ranges(spot, oop, ip)
     if (why := why_no_deal(reach)) is not None:
         raise SpotError(why)
-    # Mirror-image turn and river cards are dealt once when the ranges allow it (exact).
-    form = build_spot(spot, symmetric=ranges_symmetric(reach, spot.board), progress=progress)
+    # Mirror-image turn and river cards are dealt once when the ranges allow it (exact), and
+    # a line through a dealt card is read where that card is dealt.
+    symmetric = ranges_symmetric(reach, spot.board) and not any(_card(token) is not None for token in line)
+    form = build_spot(spot, symmetric=symmetric, progress=progress)
     build = time.perf_counter() - started
     path = walk_line(spot, form, line)
     solver = VectorCFR(form, SPOT_WEIGHTINGS.get(weighting) or TABULAR_ALGORITHMS[weighting], root_reach=reach,
@@ -100,7 +137,8 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     if not line:
         return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build)
     actor, there, there_classes = strategy_at(spot, form, solver, reach, path)
-    named = tuple(action_names(spot, form, node)[i] for node, i in path)
+    chips = _Chips(spot)
+    named = tuple(chips.step(form, node, i) for node, i in path)
     return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build, named,
                       ("oop", "ip")[actor], there, there_classes)  # fmt: skip
 
@@ -135,12 +173,6 @@ def compile_kernels(threads: int) -> None:
     solver.exploitability()
 
 
-def action_names(spot: Spot, form, node: int) -> list[str]:
-    """The names of a decision node's actions (a fold is offered only facing a bet)."""
-    labels = [int(a) for a in form.labels(node)]
-    return [action_name(spot, a, facing=FOLD in labels) for a in labels]
-
-
 def _aliases(name: str) -> set[str]:
     """What a user may type for an action: its name, without the pot percentage, a raise
     without "to", all-in with a hyphen."""
@@ -153,26 +185,54 @@ def _aliases(name: str) -> set[str]:
     return out
 
 
+def _card(token: str) -> int | None:
+    """The card a line's token names (``Kd``), or None when it names none."""
+    try:
+        return parse_card(token.strip())
+    except ValueError:
+        return None
+
+
+def action_names(spot: Spot, form, path: list[tuple[int, int]] = ()) -> list[str]:
+    """The names of the actions at the decision node ``path`` leads to (the root: none)."""
+    chips, node = _Chips(spot), 0
+    for node, i in path:
+        chips.step(form, node, i)
+    if path:
+        node = int(form.child_list[form.child_start[node] + path[-1][1]])
+    return chips.names(form, node)
+
+
 def walk_line(spot: Spot, form, line: tuple[str, ...]) -> list[tuple[int, int]]:
-    """``(node, action index)`` of each action of ``line`` from the root, named as the output
-    names them (``check``, ``bet 500``, ``raise to 2000``, ``call``, ``fold``, ``allin``); the
-    line must stay on the spot's first street and end where a player acts (:class:`SpotError`
-    says why not, with the choices where a name matches none)."""
-    node, path, done = 0, [], []
+    """``(node, child index)`` of each step of ``line`` from the root: actions named as the
+    output names them (``check``, ``bet 500``, ``raise to 2000``, ``call``, ``fold``,
+    ``allin``) and, where a street ends, the card dealt next (``Kd``). The line must end where
+    a player acts (:class:`SpotError` says why not, with the choices where a name matches none).
+    A card is found only in a form built without suit symmetry (mirror-image cards are dealt once)."""
+    node, path, done, chips = 0, [], [], _Chips(spot)
     for token in line:
-        names = action_names(spot, form, node)
-        typed = " ".join(token.lower().split())
-        i = next((i for i, name in enumerate(names) if typed in _aliases(name)), None)
-        if i is None:
-            where = f"after {', '.join(done)}" if done else "at the root"
-            raise SpotError(f"--line: no action {token.strip()!r} {where}; the choices are {', '.join(names)}")
+        where = f"after {', '.join(done)}" if done else "at the root"
+        if form.node_kind[node] == CHANCE:
+            cards = [int(c) for c in form.labels(node)]
+            card = _card(token)
+            if card is None or card not in cards:
+                raise SpotError(f"--line: {token.strip()!r} {where}: the street ends there, name a card the board "
+                                f"leaves (e.g. {card_str(cards[-1])})")  # fmt: skip
+            i = cards.index(card)
+        else:
+            names = chips.names(form, node)
+            typed = " ".join(token.lower().split())
+            i = next((i for i, name in enumerate(names) if typed in _aliases(name)), None)
+            if i is None:
+                raise SpotError(f"--line: no action {token.strip()!r} {where}; the choices are {', '.join(names)}")
         path.append((node, i))
-        done.append(names[i])
+        done.append(chips.step(form, node, i))
         node = int(form.child_list[form.child_start[node] + i])
         if form.node_kind[node] == TERMINAL:
             raise SpotError(f"--line {', '.join(done)} ends the hand: nobody acts there")
-        if form.node_kind[node] == CHANCE:
-            raise SpotError(f"--line {', '.join(done)} ends the street: lines stay on the spot's first street")
+    if form.node_kind[node] == CHANCE:
+        raise SpotError(f"--line {', '.join(done)} ends the street: add the card dealt next (e.g. {', '.join(done)}, "
+                        f"{card_str(int(form.labels(node)[-1]))})")  # fmt: skip
     return path
 
 
@@ -184,6 +244,9 @@ def strategy_at(spot: Spot, form, solver: VectorCFR, reach: np.ndarray, path: li
     reach = reach.copy()
     node = 0
     for node, i in path:
+        if form.node_kind[node] == CHANCE:  # the dealt card leaves both ranges
+            reach[:, (HAND_CARDS == int(form.labels(node)[i])).any(axis=1)] = 0.0
+            continue
         actor = int(form.node_player[node])
         reach[actor] = reach[actor] * solver.node_strategy(node)[:, i]
     if path:
@@ -196,7 +259,7 @@ def strategy_at(spot: Spot, form, solver: VectorCFR, reach: np.ndarray, path: li
     total = weight.sum()
     if not total > 0:
         return actor, None, None
-    names = action_names(spot, form, node)
+    names = action_names(spot, form, path)
     overall = {name: float(weight @ probs[:, i] / total) for i, name in enumerate(names)}
     classes: dict[str, dict[str, float]] = {}
     mass: dict[str, float] = {}
