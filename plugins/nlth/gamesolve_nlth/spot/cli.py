@@ -41,7 +41,8 @@ def _percent(text: str) -> float:
 @click.option("--check-every", type=click.IntRange(1), default=10, show_default=True,
               help="fewest iterations between exploitability checks (more while the target is far)")
 @click.option("--line", default=None,
-              help="also show the strategy after these first-street actions, e.g. 'check,bet 500' (names as printed)")
+              help="also show the strategy at the end of this line: actions as printed and the cards dealt, "
+                   "e.g. 'check,bet 500' or 'check,check,Kd,bet 1000'")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
                  threads, max_iterations, seconds, check_every, line, as_json):  # fmt: skip
