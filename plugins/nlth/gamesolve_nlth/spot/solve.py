@@ -11,7 +11,6 @@ import attrs
 import numpy as np
 
 from gamesolve.game.factored import CHANCE, TERMINAL
-from gamesolve.game.removal import fixed_cfv
 from gamesolve.progress import NullProgress
 from gamesolve.solve.spec import Progress
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
@@ -19,7 +18,8 @@ from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.cards import card_str, parse_card
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
 from gamesolve_nlth.spot.suits import ranges_symmetric
-from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes, build_spot, why_no_deal, spot_ranges
+from gamesolve_nlth.spot.tree import (Spot, SpotError, StreetSizes, build_spot, compatible_reach, spot_ranges,
+                                      why_no_deal)
 from gamesolve_nlth.state import CHECK_CALL, FOLD, action_raise_to
 
 
@@ -253,9 +253,7 @@ def strategy_at(spot: Spot, form, solver: VectorCFR, reach: np.ndarray, path: li
         node = int(form.child_list[form.child_start[node] + path[-1][1]])
     actor = int(form.node_player[node])
     probs = solver.node_strategy(node)
-    opponent = np.zeros(NUM_HANDS)
-    fixed_cfv(reach[1 - actor], HAND_CARDS, 52, 1.0, opponent, np.empty(53), np.empty(NUM_HANDS + 1, np.int64))
-    weight = reach[actor] * opponent
+    weight = reach[actor] * compatible_reach(reach[1 - actor])
     total = weight.sum()
     if not total > 0:
         return actor, None, None

@@ -28,7 +28,7 @@ import numpy as np
 
 from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame
 from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASSES, RAISE, SHOWDOWN, terminal_fields
-from gamesolve.game.removal import item_removal
+from gamesolve.game.removal import fixed_cfv, item_removal
 from gamesolve.game.symmetry import ChanceSymmetry
 from gamesolve.progress import NullProgress
 from gamesolve.solve.spec import Progress
@@ -331,11 +331,14 @@ def why_no_deal(reach: np.ndarray) -> str | None:
     return None
 
 
+def compatible_reach(r: np.ndarray) -> np.ndarray:
+    """For every hand, the weight of the hands of range ``r`` that share no card with it (the
+    core's fold-terminal sum, :func:`~gamesolve.game.removal.fixed_cfv`, with payoff 1)."""
+    out = np.zeros(NUM_HANDS)
+    fixed_cfv(np.asarray(r, dtype=np.float64), HAND_CARDS, 52, 1.0, out, np.empty(53), np.empty(NUM_HANDS + 1, np.int64))
+    return out
+
+
 def disjoint_mass(r0: np.ndarray, r1: np.ndarray) -> float:
-    """The mass of the pairs of hands (one from each range) that share no card: inclusion-
-    exclusion over the cards of each hand of ``r0`` (a hand of ``r1`` holding both is the same hand)."""
-    by_card = np.zeros(52)
-    np.add.at(by_card, HAND_CARDS[:, 0], r1)
-    np.add.at(by_card, HAND_CARDS[:, 1], r1)
-    compatible = r1.sum() - by_card[HAND_CARDS[:, 0]] - by_card[HAND_CARDS[:, 1]] + r1
-    return float(r0 @ compatible)
+    """The mass of the pairs of hands (one from each range) that share no card."""
+    return float(r0 @ compatible_reach(r1))
