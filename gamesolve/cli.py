@@ -652,6 +652,22 @@ def _hand_histories(path: Path) -> bool:
     return all(p.is_file() and p.name.startswith("hand-") for p in path.iterdir())
 
 
+def _table_game(host, game_name: str, players, agent_list: str, seat: str, params):
+    """What ``play`` and ``serve`` both read first: the game, the agents' texts and the person's seat."""
+    from gamesolve.play.table import TableError, seat_agents
+
+    try:
+        n, texts = seat_agents(players, agent_list)
+    except TableError as exc:
+        raise InputError(str(exc)) from None
+    try:
+        seat_no = int(seat)
+    except ValueError:
+        raise InputError(f"--seat must be a seat number, got {seat!r}") from None
+    _, game = make_game(host, game_name, n, parse_params(params))
+    return game, texts, seat_no
+
+
 # ---- play: a person against agents, in the terminal (gamesolve/play/) ---------------------------
 @cli.command()
 @click.option("--game", "game_name", required=True, help="Game name (see `gamesolve games`).")
@@ -671,25 +687,16 @@ def _hand_histories(path: Path) -> bool:
 def play(ctx, game_name, agent_list, seat, hands, seed, players, params, hh_path, coach):
     """Play against agents in the terminal: f, c, r 600, r 3bb, r 2/3pot, allin (docs/play.md)."""
     from gamesolve.play.history import HandHistories
-    from gamesolve.play.table import TableError, TableSpec, build_table, seat_agents
+    from gamesolve.play.table import TableError, TableSpec, build_table
     from gamesolve.play.terminal import TerminalPlayer
 
     host = host_from(ctx)
-    try:
-        n, texts = seat_agents(players, agent_list)
-    except TableError as exc:
-        raise InputError(str(exc)) from None
-    n_hands = hands
-    try:
-        seat_no = int(seat)
-    except ValueError:
-        raise InputError(f"--seat must be a seat number, got {seat!r}") from None
-    spec, game = make_game(host, game_name, n, parse_params(params))
+    game, texts, seat_no = _table_game(host, game_name, players, agent_list, seat, params)
     if hh_path is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         hh_path = Path(HandHistories.default_name(host.pm, game).replace("hands", f"hands-{stamp}"))
     try:
-        table = build_table(host, TableSpec(game, texts, coach), seat=seat_no, seed=seed, hands=n_hands, hh_path=hh_path)
+        table = build_table(host, TableSpec(game, texts, coach), seat=seat_no, seed=seed, hands=hands, hh_path=hh_path)
     except TableError as exc:
         raise InputError(str(exc)) from None
 
@@ -727,28 +734,19 @@ def serve(ctx, game_name, agent_list, host, port, data_dir, seat, hands, seed, p
         from gamesolve.play.server import ServerConfig, create_app
     except ImportError as exc:
         raise InputError(f"gamesolve serve needs the play extra: pip install 'gamesolve[play]' ({exc})") from None
-    from gamesolve.play.table import TableError, TableSpec, build_table, seat_agents
+    from gamesolve.play.table import TableError, TableSpec, build_table
 
     plugin_host_ = host_from(ctx)
-    try:
-        n, texts = seat_agents(players, agent_list)
-    except TableError as exc:
-        raise InputError(str(exc)) from None
-    n_hands = hands
-    try:
-        seat_no = int(seat)
-    except ValueError:
-        raise InputError(f"--seat must be a seat number, got {seat!r}") from None
-    spec_, game = make_game(plugin_host_, game_name, n, parse_params(params))
+    game, texts, seat_no = _table_game(plugin_host_, game_name, players, agent_list, seat, params)
     spec = TableSpec(game, texts, coach)
     try:  # one table built up front: a wrong agent or store fails here, in one line
-        build_table(plugin_host_, spec, seat=seat_no, seed=seed, hands=n_hands, hh_path=None)
+        build_table(plugin_host_, spec, seat=seat_no, seed=seed, hands=hands, hh_path=None)
     except TableError as exc:
         raise InputError(str(exc)) from None
     if data_dir.exists() and not data_dir.is_dir():
         raise InputError(f"--data {data_dir} is not a folder")
     data_dir.mkdir(parents=True, exist_ok=True)
-    config = ServerConfig(spec, data_dir.resolve(), seat=seat_no, seed=seed, hands=n_hands, max_tables=max_tables, workers=workers)
+    config = ServerConfig(spec, data_dir.resolve(), seat=seat_no, seed=seed, hands=hands, max_tables=max_tables, workers=workers)
     app = create_app(config, plugin_host_)
     click.echo(f"gamesolve: {game.describe()} against {', '.join(texts)}; hand histories in {config.data_dir}")
     click.echo(f"gamesolve: open http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import attrs
 
-from gamesolve.evaluate.match import MatchError, agent_seed, make_agents, parse_agent
+from gamesolve.evaluate.match import MatchError, agent_seed, default_names, make_agents, parse_agent
 from gamesolve.game.state import Game
 from gamesolve.play.coach import Coach, can_coach, pick_coach
 from gamesolve.play.history import HandHistories
@@ -57,17 +57,7 @@ def seat_agents(players: int | None, agent_list: str) -> tuple[int, tuple[str, .
 
 def short_names(texts: Sequence[str]) -> list[str]:
     """Agent names without their options, numbered when repeated: ``blueprint#1``, ``tag``."""
-    names = [parse_agent(t)[0] for t in texts]
-    counts = {n: names.count(n) for n in names}
-    seen: dict[str, int] = {}
-    out = []
-    for n in names:
-        if counts[n] > 1:
-            seen[n] = seen.get(n, 0) + 1
-            out.append(f"{n}#{seen[n]}")
-        else:
-            out.append(n)
-    return out
+    return default_names([parse_agent(t)[0] for t in texts])
 
 
 @attrs.define

@@ -16,7 +16,7 @@ from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.search import multiway as M
 from gamesolve_nlth.search.agent import NLTHSearchAgent, NLTHSearchConfig
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
-from gamesolve_nlth.spot.tree import ALLIN, StreetSizes
+from gamesolve_nlth.spot.tree import ALLIN, StreetSizes, apply_action
 from gamesolve_nlth.state import CHECK_CALL, NLTHGame, raise_action
 
 # Seats 0-3 hole cards, then flop, turn, river.
@@ -54,7 +54,7 @@ def walk_engine(root, sizes, board):
         out.append((kind, actor if actor >= 0 else -1, tuple(int(s[E.COMMIT + q]) for q in range(n))))
         if kind == DECISION:
             for k, amount in M._actions(sizes, s, rs, rc, ()):
-                rec(M._apply(s, k, amount)[0], cards)
+                rec(apply_action(s, k, amount)[0], cards)
         elif kind == CHANCE:
             free = [c for c in range(52) if not (int(s[E.H_USED]) >> c) & 1]
             for card in (c for c in range(52) if c not in cards):

@@ -31,8 +31,7 @@ from gamesolve_nlth import engine as E
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.search.continuation import blueprint_buckets
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
-from gamesolve_nlth.spot.tree import ALLIN, StreetSizes
-from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, raise_action
+from gamesolve_nlth.spot.tree import ALLIN, StreetSizes, apply_action
 
 
 @attrs.frozen
@@ -85,18 +84,6 @@ def _actions(sizes: SubgameSizes, s: np.ndarray, root_stack: np.ndarray, root_co
             targets.add(to)
     out.extend((RAISE, to) for to in sorted(targets))
     return out
-
-
-def _apply(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int]:
-    child = s.copy()
-    if kind == FOLD:
-        E.apply_fold(child)
-        return child, FOLD_ACTION
-    if kind == CALL:
-        E.apply_call(child)
-        return child, CHECK_CALL
-    E.apply_raise_to(child, amount)
-    return child, raise_action(amount)
 
 
 @attrs.frozen(eq=False)
@@ -221,7 +208,7 @@ class _Builder:
             branches = []
             before = self.root_raises if int(s[E.H_STREET]) == self.root_street else 0
             for action_kind, amount in _actions(self.sizes, s, self.root_stack, self.root_commit, self.added.get(path, ()), before):
-                child, label = _apply(s, action_kind, amount)
+                child, label = apply_action(s, action_kind, amount)
                 branches.append((label, action_kind, self.walk(child, cards, path + (label,))))
             return _join(self.node(s, cards, DECISION, actor, GOES_ON), branches)
         if actor != E.CHANCE:

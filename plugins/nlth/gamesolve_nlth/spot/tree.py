@@ -145,8 +145,8 @@ def _actions(spot: Spot, s: np.ndarray, start_commit: int, added=()) -> list[tup
     return out
 
 
-def _apply(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int]:
-    """The child state and the game's action label."""
+def apply_action(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int]:
+    """The child of engine state ``s`` after a (kind, amount) action, and the game's action label."""
     child = s.copy()
     if kind == FOLD:
         E.apply_fold(child)
@@ -226,7 +226,7 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
                 stack.append((child, board + (card,), node, card, -1, path + (card,) if added else (), mirrors))
             continue
         for action_kind, amount in reversed(_actions(spot, s, start_commit, added.get(path, ()))):
-            child, action = _apply(s, action_kind, amount)
+            child, action = apply_action(s, action_kind, amount)
             stack.append((child, board, node, action, action_kind, path + (action,) if added else (), []))
     progress.advance(len(kinds) % _PROGRESS_EVERY)
     tree = (kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes)
