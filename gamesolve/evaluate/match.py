@@ -113,30 +113,31 @@ class MatchResult:
         }
 
     def summary_lines(self) -> list[str]:
+        w = max([24] + [len(a.name) for a in self.agents])  # the name column fits the longest name
         lines = [
             f"game        {self.game} ({self.players} players)",
             f"hands       {self.hands:,} ({self.deals:,} duplicate deals x {self.players} seatings) in {self.seconds:.2f} s",
-            f"{'agent':<24} {self.unit:>12} {'± SE':>10} {'p(>0)':>8}",
+            f"{'agent':<{w}} {self.unit:>12} {'± SE':>10} {'p(>0)':>8}",
         ]
         for a in self.agents:
-            lines.append(f"{a.name:<24} {a.win_rate:>+12.2f} {number(a.stderr, '>10.2f')} {number(a.p_value, '>8.4f')}")
+            lines.append(f"{a.name:<{w}} {a.win_rate:>+12.2f} {number(a.stderr, '>10.2f')} {number(a.p_value, '>8.4f')}")
         slow = [a for a in self.agents if a.latency and a.latency["p95"] >= 0.1]
         if slow:
             lines.append("seconds per decision (median / 95th percentile, by round):")
             for a in slow:
                 rounds = " ".join(f"r{r}={v['median']:.2f}/{v['p95']:.2f}" for r, v in a.latency["by_round"].items())
-                lines.append(f"{a.name:<24} {a.latency['median']:>8.2f} / {a.latency['p95']:.2f}  {rounds}")
+                lines.append(f"{a.name:<{w}} {a.latency['median']:>8.2f} / {a.latency['p95']:.2f}  {rounds}")
                 if "searched" in a.latency:
                     s = a.latency["searched"]
                     rounds = " ".join(f"r{r}={v['median']:.2f}/{v['p95']:.2f}" for r, v in s["by_round"].items())
-                    lines.append(f"{'  searched decisions':<24} {s['median']:>8.2f} / {s['p95']:.2f}  {rounds}  ({s['decisions']:,})")
+                    lines.append(f"{'  searched decisions':<{w}} {s['median']:>8.2f} / {s['p95']:.2f}  {rounds}  ({s['decisions']:,})")
         corrected = [a for a in self.agents if a.aivat]
         if corrected:
             lines.append("AIVAT (agents that expose their strategy; docs/evaluation.md):")
-            lines.append(f"{'agent':<24} {self.unit:>12} {'± SE':>10} {'p(>0)':>8} {'variance':>10}")
+            lines.append(f"{'agent':<{w}} {self.unit:>12} {'± SE':>10} {'p(>0)':>8} {'variance':>10}")
             for a in corrected:
                 v = a.aivat
-                lines.append(f"{a.name:<24} {v['win_rate']:>+12.2f} {number(v['stderr'], '>10.2f')} {number(v['p_value'], '>8.4f')} "
+                lines.append(f"{a.name:<{w}} {v['win_rate']:>+12.2f} {number(v['stderr'], '>10.2f')} {number(v['p_value'], '>8.4f')} "
                              f"{'/' + format(v['variance_reduction'], '.1f'):>10}"
                              + ("  (minus the others' AIVAT sum: zero-sum)" if v.get("complement") else ""))
         return lines

@@ -15,7 +15,9 @@ from gamesolve import hookimpl
 from gamesolve.agents import Agent, AgentSpec, hand_seed
 from gamesolve.cli import cli
 from gamesolve.evaluate.match import (
+    AgentResult,
     MatchError,
+    MatchResult,
     default_names,
     deals_for,
     make_agents,
@@ -405,3 +407,16 @@ def test_latency_over_the_decisions_a_search_decided_is_reported_apart():
     assert searched["median"] >= 0.1
     assert "searched" not in quick.latency
     assert any("searched decisions" in line for line in result.summary_lines())
+
+
+def test_the_summary_columns_line_up_whatever_the_agents_names():
+    names = ["search:store=/some/long/path/to/a/blueprint", "tag"]
+    aivat = {"win_rate": 1.0, "stderr": 2.0, "p_value": 0.3, "variance_reduction": 1.5}
+    agents = [AgentResult(n, 12.5, 3.0, 0.1, 1.0, 10, aivat=aivat) for n in names]
+    lines = MatchResult("nlth", 2, 5, 10, "mbb/game", 1.0, agents, 1.0, 0).summary_lines()
+    headers = [line for line in lines if line.startswith("agent")]
+    raw = [line for line in lines if "+12.50" in line]
+    corrected = [line for line in lines if "+1.00" in line]
+    assert len(headers) == 2 and len(raw) == 2 and len(corrected) == 2
+    unit_end = {h.index("mbb/game") + len("mbb/game") for h in headers}
+    assert unit_end == {r.index("+12.50") + len("+12.50") for r in raw} == {c.index("+1.00") + len("+1.00") for c in corrected}
