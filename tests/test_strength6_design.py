@@ -105,6 +105,14 @@ def test_the_first_design_still_reports_its_recorded_result():
     assert result["met"] is False
 
 
+def test_the_second_design_reports_its_recorded_result():
+    result = strength6.report(strength6.DESIGNS[2], strength6.DESIGNS[2].results)
+    assert result["seeds_done"] == list(range(51, 61))
+    assert result["aivat"]["mbb_per_game"] == pytest.approx(168.1, abs=0.1)
+    assert result["aivat"]["se"] == pytest.approx(75.2, abs=0.1)
+    assert result["met"] is True
+
+
 def _strategy_store(path: Path, order: list[int]) -> Path:
     """A blueprint-like store: 3 decision nodes of 2 actions and 2 private states, their rows
     laid out in ``order``."""
