@@ -25,13 +25,13 @@ from numba import njit
 
 from gamesolve.game.deals import DealBatch
 from gamesolve.game.factored import CHANCE, DECISION, ROLLOUT, TERMINAL, FactoredGame
-from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASSES, RAISE, SHOWDOWN, terminal_fields
+from gamesolve.game.poker_form import FOLD_END, GOES_ON, POKER_CLASSES, SHOWDOWN, terminal_fields
 from gamesolve.rng import splitmix, stream
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.search.continuation import blueprint_buckets
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
-from gamesolve_nlth.spot.tree import ALLIN, StreetSizes, apply_action
+from gamesolve_nlth.spot.tree import StreetSizes, apply_action, sized_actions
 
 
 @attrs.frozen
@@ -63,27 +63,9 @@ def _actions(sizes: SubgameSizes, s: np.ndarray, root_stack: np.ndarray, root_co
     """``(class, engine amount)`` of the subgame's actions at decision state ``s``: fold when
     facing a bet, check/call, the street's sizes and the raise-to amounts ``added``. The raise
     cap counts the raises of the subgame (``raised_before``: the street's raises before the root)."""
-    can_fold, _, call, lo, hi = E.legal(s)
     p = int(s[E.H_ACTOR])
-    bet = int(s[E.BET + p])
-    out = [(FOLD, bet)] if can_fold else []
-    out.append((CALL, bet + call))
-    if lo < 0:
-        return out
-    targets = {min(max(int(to), lo), hi) for to in added}
-    raises = int(s[E.H_RAISES])
-    if raises - raised_before <= sizes.raise_cap:
-        street = sizes.streets[int(s[E.H_STREET])]
-        mb = int(E.max_bet(s))
-        base = int(E.pot(s)) + (mb - bet)  # the pot after calling
-        for f in street.bets if raises == 0 else street.raises:
-            to = hi if f == ALLIN else min(max(mb + int(round(f * base)), lo), hi)
-            committed = int(s[E.COMMIT + p]) - bet + to - int(root_commit[p])
-            if committed > sizes.allin_threshold * root_stack[p]:
-                to = hi
-            targets.add(to)
-    out.extend((RAISE, to) for to in sorted(targets))
-    return out
+    street = sizes.streets[int(s[E.H_STREET])] if int(s[E.H_RAISES]) - raised_before <= sizes.raise_cap else None
+    return sized_actions(s, street, int(root_commit[p]), root_stack[p], sizes.allin_threshold, added)
 
 
 @attrs.frozen(eq=False)

@@ -119,28 +119,33 @@ def _root(spot: Spot) -> np.ndarray:
 def _actions(spot: Spot, s: np.ndarray, start_commit: int, added=()) -> list[tuple[int, int]]:
     """``(class, engine amount)`` of the spot's actions at decision state ``s``, with the
     raise-to amounts ``added`` (actions a search adds, Algorithm 2 lines 5-7)."""
+    sizes = spot.sizes(int(s[E.H_STREET])) if int(s[E.H_RAISES]) <= spot.raise_cap else None
+    return sized_actions(s, sizes, start_commit, spot.stack, spot.allin_threshold, added)
+
+
+def sized_actions(s: np.ndarray, sizes: StreetSizes | None, start_commit: int, stack: float, allin_threshold: float,
+                  added: Collection[int] = ()) -> list[tuple[int, int]]:  # fmt: skip
+    """``(class, engine amount)`` at decision state ``s``: fold when facing a bet, check/call,
+    the raise-to amounts ``added`` and those of the street's ``sizes`` (None: the raise cap is
+    reached). A size whose commitment since ``start_commit`` passes ``allin_threshold`` of
+    ``stack`` becomes all-in. One rule for spots and the search's multiway subgames."""
     can_fold, _, call, lo, hi = E.legal(s)
     p = int(s[E.H_ACTOR])
     bet = int(s[E.BET + p])
     out = [(FOLD, bet)] if can_fold else []
     out.append((CALL, bet + call))
-    raises = int(s[E.H_RAISES])
-    sizes = spot.sizes(int(s[E.H_STREET]))
     if lo < 0:
         return out
     targets = {min(max(int(to), lo), hi) for to in added}
-    if raises > spot.raise_cap:
-        out.extend((RAISE, to) for to in sorted(targets))
-        return out
-    mb = int(E.max_bet(s))
-    base = int(E.pot(s)) + (mb - bet)  # the pot after calling
-    fractions = sizes.bets if raises == 0 else sizes.raises
-    for f in fractions:
-        to = hi if f == ALLIN else min(max(mb + int(round(f * base)), lo), hi)
-        committed = int(s[E.COMMIT + p]) - bet + to - start_commit
-        if committed > spot.allin_threshold * spot.stack:
-            to = hi  # close enough to all-in: all-in
-        targets.add(to)
+    if sizes is not None:
+        mb = int(E.max_bet(s))
+        base = int(E.pot(s)) + (mb - bet)  # the pot after calling
+        for f in sizes.bets if int(s[E.H_RAISES]) == 0 else sizes.raises:
+            to = hi if f == ALLIN else min(max(mb + int(round(f * base)), lo), hi)
+            committed = int(s[E.COMMIT + p]) - bet + to - start_commit
+            if committed > allin_threshold * stack:
+                to = hi  # close enough to all-in: all-in
+            targets.add(to)
     out.extend((RAISE, to) for to in sorted(targets))
     return out
 
