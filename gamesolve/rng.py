@@ -1,4 +1,5 @@
-"""Counter-based random numbers for kernels: splitmix64 (Steele, Lea & Flood 2014).
+"""Random numbers for kernels: counter-based splitmix64 (Steele, Lea & Flood 2014) and a
+sequential xorshift64* (Vigna 2016).
 
 Every random process of gamesolve takes a seed; kernels draw from splitmix64 streams so
 that a result depends only on (seed, iteration), not on batching or threads.
@@ -26,6 +27,28 @@ def stream(seed, counter):
     """The starting state of stream ``counter`` of ``seed`` (deal ``counter`` of a run)."""
     state, _ = splitmix(np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(counter))
     return state
+
+
+@njit(cache=True)
+def xorshift_state(seed):
+    """A one-element uint64 state of :func:`xorshift` from ``seed`` (never zero)."""
+    state = np.empty(1, np.uint64)
+    state[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+    if state[0] == np.uint64(0):
+        state[0] = np.uint64(1)
+    return state
+
+
+@njit(cache=True, inline="always")
+def xorshift(state):
+    """One xorshift64* step (Vigna 2016) on ``state`` in place: 64 random bits (uint64). For
+    kernels that draw many numbers from one seed in sequence (Monte Carlo equities)."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return x * np.uint64(2685821657736338717)
 
 
 def mix(x: int) -> int:

@@ -2,8 +2,9 @@
 
 ``mc_equity_kernel`` estimates the share of the pot a hand wins at showdown against
 ``n_opp`` opponents holding uniformly random hands, with the rest of the board drawn at
-random. It uses its own xorshift64* generator (no global numba random state), so a seed
-gives the same answer everywhere.
+random. It uses its own xorshift64* generator (:func:`gamesolve.rng.xorshift`; no global numba
+random state), so a seed gives the same answer everywhere. :func:`pot_share` scores one showdown
+(local best response's sampled equity uses it too).
 """
 
 from __future__ import annotations
@@ -11,18 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamesolve.rng import xorshift, xorshift_state
 from gamesolve_nlth.evaluator import evaluate7
-
-
-@njit(cache=True)
-def _next(state):
-    """xorshift64* step on a one-element uint64 array; returns 53 random bits as int64."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(11))
 
 
 @njit(cache=True)
@@ -44,14 +35,11 @@ def mc_equity_kernel(hole, board, n_opp, samples, seed):
     full = np.empty(5, np.int64)
     for i in range(nb):
         full[i] = board[i]
-    state = np.empty(1, np.uint64)
-    state[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
-    if state[0] == np.uint64(0):
-        state[0] = np.uint64(1)
+    state = xorshift_state(seed)
     total = 0.0
     for _ in range(samples):
         for i in range(need):  # partial Fisher-Yates: deck[0:need] is the sample
-            j = i + _next(state) % (m - i)
+            j = i + np.int64(xorshift(state) >> np.uint64(11)) % (m - i)
             t = deck[i]
             deck[i] = deck[j]
             deck[j] = t
@@ -59,18 +47,26 @@ def mc_equity_kernel(hole, board, n_opp, samples, seed):
         for i in range(nb, 5):
             full[i] = deck[k]
             k += 1
-        mine = evaluate7(hole[0], hole[1], full[0], full[1], full[2], full[3], full[4])
-        best = 0
-        ties = 0
-        for o in range(n_opp):
-            v = evaluate7(deck[2 * o], deck[2 * o + 1], full[0], full[1], full[2], full[3], full[4])
-            if v > best:
-                best = v
-                ties = 1
-            elif v == best:
-                ties += 1
-        if mine > best:
-            total += 1.0
-        elif mine == best:
-            total += 1.0 / (ties + 1)
+        total += pot_share(hole, deck[: 2 * n_opp].reshape((n_opp, 2)), full)
     return total / samples
+
+
+@njit(cache=True)
+def pot_share(hole, hands, full):
+    """The share of the pot (ties split) ``hole`` wins at showdown against each row of
+    ``hands`` (n x 2 cards) on the 5-card board ``full``."""
+    mine = evaluate7(hole[0], hole[1], full[0], full[1], full[2], full[3], full[4])
+    best = 0
+    ties = 0
+    for o in range(hands.shape[0]):
+        v = evaluate7(hands[o, 0], hands[o, 1], full[0], full[1], full[2], full[3], full[4])
+        if v > best:
+            best = v
+            ties = 1
+        elif v == best:
+            ties += 1
+    if mine > best:
+        return 1.0
+    if mine == best:
+        return 1.0 / (ties + 1)
+    return 0.0

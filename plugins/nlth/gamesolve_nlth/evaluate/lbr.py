@@ -39,10 +39,11 @@ from numba import njit
 
 from gamesolve.agents import Agent, hand_seed
 from gamesolve.game.state import CHANCE
+from gamesolve.rng import xorshift, xorshift_state
+from gamesolve_nlth.agents.equity import pot_share
 from gamesolve_nlth.evaluate.equity import cached_equity_vector
 from gamesolve_nlth.evaluate.hands import HOLES, NUM_HOLES, hole_index, possible
 from gamesolve_nlth.evaluate.preflop import preflop_table
-from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, raise_action
 
 PRESETS: dict[str, tuple[tuple[float, ...], ...]] = {
@@ -248,10 +249,7 @@ def _sample_share(hole, board, cdfs, holes, samples, seed):
     """Monte Carlo pot share against opponents drawn from the rows of ``cdfs`` (cumulative
     range weights), with card removal by rejection, and the rest of the board drawn at
     random. Its own xorshift generator: a seed gives the same answer everywhere."""
-    state = np.empty(1, np.uint64)
-    state[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
-    if state[0] == np.uint64(0):
-        state[0] = np.uint64(1)
+    state = xorshift_state(seed)
     n_opp = cdfs.shape[0]
     nb = board.shape[0]
     used = np.zeros(52, np.bool_)
@@ -270,7 +268,7 @@ def _sample_share(hole, board, cdfs, holes, samples, seed):
             full[i] = board[i]
         ok = True
         for o in range(n_opp):
-            u = (_next(state) >> np.int64(11)) * (1.0 / 9007199254740992.0) * cdfs[o, -1]
+            u = np.int64(xorshift(state) >> np.uint64(12)) * (1.0 / 9007199254740992.0) * cdfs[o, -1]
             k = np.searchsorted(cdfs[o], u, side="right")
             if k >= holes.shape[0]:
                 k = holes.shape[0] - 1
@@ -286,38 +284,14 @@ def _sample_share(hole, board, cdfs, holes, samples, seed):
             continue
         for i in range(nb, 5):
             while True:
-                c = _next(state) % 52
+                c = np.int64(xorshift(state) >> np.uint64(1)) % 52
                 if not used[c]:
                     break
             used[c] = True
             full[i] = c
-        mine = evaluate7(hole[0], hole[1], full[0], full[1], full[2], full[3], full[4])
-        best = 0
-        ties = 0
-        for o in range(n_opp):
-            v = evaluate7(hands[o, 0], hands[o, 1], full[0], full[1], full[2], full[3], full[4])
-            if v > best:
-                best = v
-                ties = 1
-            elif v == best:
-                ties += 1
-        if mine > best:
-            total += 1.0
-        elif mine == best:
-            total += 1.0 / (ties + 1)
+        total += pot_share(hole, hands, full)
         got += 1
     return total / max(got, 1)
-
-
-@njit(cache=True)
-def _next(state):
-    """xorshift64* step on a one-element uint64 array: 64 random bits as a non-negative int64."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(1))
 
 
 def make_lbr_agent(game, opponents, options, seed):
