@@ -63,6 +63,16 @@ def report(per_deal: dict[str, np.ndarray]) -> dict:
     return rows
 
 
+def combine(runs: list[dict], names: list[str]) -> dict:
+    """:func:`report` over runs on other seeds, pooled deal by deal; refuses runs of different
+    agents (another search configuration or blueprint would mix two experiments)."""
+    agents = {(run["runs"]["blueprint"]["agent"], run["runs"]["search"]["agent"]) for run in runs}
+    if len(agents) > 1:
+        listed = "; ".join(f"{name}: {run['runs']['search']['agent']}" for name, run in zip(names, runs))
+        raise SystemExit(f"search_lbr --combine: the runs are of different agents ({listed})")
+    return report({label: np.concatenate([run["per_deal"][label] for run in runs]) for label in ("blueprint", "search")})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--store", help="a heads-up nlth blueprint store")
@@ -74,8 +84,7 @@ def main() -> None:
     parser.add_argument("--combine", nargs="+", help="--json files of runs on other seeds: report them together")
     args = parser.parse_args()
     if args.combine:
-        runs = [json.load(open(path)) for path in args.combine]
-        report({label: np.concatenate([run["per_deal"][label] for run in runs]) for label in ("blueprint", "search")})
+        combine([json.load(open(path)) for path in args.combine], args.combine)
         return
     if not args.store:
         parser.error("--store is required (or --combine)")

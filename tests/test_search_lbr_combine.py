@@ -1,0 +1,36 @@
+"""benchmarks/search_lbr.py --combine: runs on other seeds pool deal by deal, and only runs
+of the same two agents (docs/search.md, "Strength (heads-up)")."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "search_lbr.py"
+_spec = importlib.util.spec_from_file_location("search_lbr", _PATH)
+search_lbr = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(search_lbr)
+
+
+def _run(blueprint: list[float], search: list[float], agent: str = "search:store=bp:seconds=0") -> dict:
+    return {"runs": {"blueprint": {"agent": "blueprint:store=bp"}, "search": {"agent": agent}},
+            "per_deal": {"blueprint": blueprint, "search": search}}  # fmt: skip
+
+
+def test_runs_pool_deal_by_deal():
+    result = search_lbr.combine([_run([1.0, 3.0], [0.0, 1.0]), _run([5.0], [2.0])], ["a.json", "b.json"])
+    diff = np.array([-1.0, -2.0, -3.0])
+    assert result["difference"]["deals"] == 3
+    assert result["difference"]["search_minus_blueprint"] == pytest.approx(diff.mean())
+    assert result["difference"]["se"] == pytest.approx(diff.std(ddof=1) / math.sqrt(3))
+    assert result["blueprint"]["mbb_per_game"] == pytest.approx(3.0)
+
+
+def test_runs_of_different_search_settings_are_refused():
+    runs = [_run([1.0, 3.0], [0.0, 1.0]), _run([5.0, 1.0], [2.0, 0.0], agent="search:store=bp:seconds=1")]
+    with pytest.raises(SystemExit, match="different agents"):
+        search_lbr.combine(runs, ["a.json", "b.json"])
