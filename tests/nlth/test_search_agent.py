@@ -10,6 +10,7 @@ import pytest
 from gamesolve.search.beliefs import ItemRanges
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.search.agent import NLTHSearchAgent, NLTHSearchConfig
+from gamesolve_nlth.search.presets import SEARCH_PRESETS
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.state import CHECK_CALL, NLTHGame, raise_action
 
@@ -130,6 +131,47 @@ def test_bad_search_options_are_refused_before_any_store_is_read():
         NLTHSearchConfig.from_options({"bets": "huge"})
     with pytest.raises(ValueError, match="out of range"):
         NLTHSearchConfig.from_options({"streets": "0,2"})
+
+
+def test_the_default_sizes_are_the_small_preset():
+    assert NLTHSearchConfig() == NLTHSearchConfig.from_options({"preset": "small"})
+
+
+def test_a_size_preset_sets_every_size_and_options_given_with_it_override_it():
+    config = NLTHSearchConfig.from_options({"preset": "tiny", "raise_cap": "3"})
+    tiny = SEARCH_PRESETS["tiny"]
+    assert (config.bets, config.raises, config.multiway_bets, config.preflop_bets) == (
+        tiny.bets, tiny.raises, tiny.multiway_bets, tiny.preflop_bets)  # fmt: skip
+    assert config.raise_cap == 3 != tiny.raise_cap
+
+
+def test_an_unknown_size_preset_is_refused_naming_the_known_ones():
+    with pytest.raises(ValueError, match="unknown search size preset 'huge' .*tiny, small, pluribus"):
+        NLTHSearchConfig.from_options({"preset": "huge"})
+
+
+@pytest.mark.parametrize("name", list(SEARCH_PRESETS))
+def test_every_size_preset_offers_one_to_six_raise_sizes_on_every_street(name):
+    config = NLTHSearchConfig.from_options({"preset": name})
+    heads_up, multiway = config.sizes(), config.multiway_sizes()
+    for street in heads_up.values():
+        assert 1 <= len(street.bets) <= 6 and 1 <= len(street.raises) <= 6
+    for street in multiway.streets.values():
+        assert 1 <= len(street.bets) <= 6 and 1 <= len(street.raises) <= 6
+
+
+def test_a_river_subgame_offers_the_presets_sizes(agent_factory):
+    """Facing no bet on the river (pot 200, 9,900 behind): check and the bets of the preset."""
+
+    def root_actions(preset):
+        agent = agent_factory(preset=preset, streets="3")
+        state, _ = play(agent, AGENT_SEAT, caller, until=lambda s: s.street == 3 and s.current_player() == AGENT_SEAT)
+        agent.act(state, AGENT_SEAT)
+        return len(agent.solved.form.labels(0))
+
+    assert root_actions("tiny") == 1 + 2  # pot, all-in
+    assert root_actions("small") == 1 + 3  # half pot, pot, all-in
+    assert root_actions("pluribus") == 1 + 5  # 25% and 50% of 200 both bet the big blind, 100
 
 
 def test_heads_up_flops_turns_and_rivers_are_searched_and_the_first_round_plays_the_blueprint(agent_factory):

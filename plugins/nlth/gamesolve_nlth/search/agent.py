@@ -62,11 +62,15 @@ from gamesolve.solve.vcfr_sampled import SampledChanceCFR
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.search.continuation import continuation_game
 from gamesolve_nlth.search.multiway import DepthLimit, LeafValues, SubgameSizes, build_multiway
+from gamesolve_nlth.search.presets import DEFAULT_PRESET, SEARCH_PRESETS, search_preset
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
 from gamesolve_nlth.spot.tree import (STREETS, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges,
                                       why_no_deal)
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, action_raise_to, raise_action
+
+
+_DEFAULT_SIZES = SEARCH_PRESETS[DEFAULT_PRESET]
 
 
 @attrs.frozen
@@ -99,6 +103,9 @@ class NLTHSearchConfig:
         chips from every blueprint raise there, with at most four players left (0: never).
     :ivar preflop_bets: the first round's raise sizes in such a search (pot fractions, allin).
     :ivar bets, raises: the subgame's sizes, as ``gamesolve spot`` writes them.
+
+    The sizes' defaults are the ``small`` preset; ``preset=NAME`` in the options sets them all
+    from another (:mod:`gamesolve_nlth.search.presets`), size options given with it override it.
     """
 
     seconds: float = 5.0
@@ -109,21 +116,26 @@ class NLTHSearchConfig:
     algorithm: str = attrs.field(default="lcfr", validator=attrs.validators.in_(tuple(TABULAR_ALGORITHMS)))
     play: str = attrs.field(default="current", validator=attrs.validators.in_(("current", "average")))
     streets: tuple[int, ...] = (1, 2, 3)
-    bets: str = "flop=75%,allin turn=75%,allin river=50%,100%,allin"
-    raises: str = "allin"
-    raise_cap: int = 2
+    bets: str = _DEFAULT_SIZES.bets
+    raises: str = _DEFAULT_SIZES.raises
+    raise_cap: int = _DEFAULT_SIZES.raise_cap
     allin_threshold: float = 0.67
     threads: int = 1
-    multiway_bets: str = "flop=75%,allin turn=75%,allin river=75%,allin"
-    multiway_raises: str = "allin"
-    multiway_raise_cap: int = 1
+    multiway_bets: str = _DEFAULT_SIZES.multiway_bets
+    multiway_raises: str = _DEFAULT_SIZES.multiway_raises
+    multiway_raise_cap: int = _DEFAULT_SIZES.multiway_raise_cap
     k: int = 4
     preflop_off: int = 100
-    preflop_bets: str = "100%,allin"
+    preflop_bets: str = _DEFAULT_SIZES.preflop_bets
 
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> NLTHSearchConfig:
-        """A configuration from ``KEY=VALUE`` strings; :class:`ValueError` names a bad one."""
+        """A configuration from ``KEY=VALUE`` strings; :class:`ValueError` names a bad one.
+        ``preset=NAME`` stands for the preset's sizes; other options override them."""
+        options = dict(options)
+        if "preset" in options:
+            preset = attrs.asdict(search_preset(str(options.pop("preset"))))
+            options = {**{key: str(value) for key, value in preset.items()}, **options}
         known = {
             "seconds": float, "iterations": int, "algorithm": str, "play": str, "bets": str, "raises": str,
             "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,
@@ -134,7 +146,7 @@ class NLTHSearchConfig:
         values = {}
         for key, raw in options.items():
             if key not in known:
-                raise ValueError(f"unknown nlth search option {key!r} (known: store, {', '.join(known)})")
+                raise ValueError(f"unknown nlth search option {key!r} (known: store, preset, {', '.join(known)})")
             try:
                 values[key] = known[key](str(raw))
             except ValueError:
