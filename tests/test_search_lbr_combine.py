@@ -4,6 +4,7 @@ of the same two agents (docs/search.md, "Strength (heads-up)")."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 from pathlib import Path
 
@@ -34,3 +35,17 @@ def test_runs_of_different_search_settings_are_refused():
     runs = [_run([1.0, 3.0], [0.0, 1.0]), _run([5.0, 1.0], [2.0, 0.0], agent="search:store=bp:seconds=1")]
     with pytest.raises(SystemExit, match="different agents"):
         search_lbr.combine(runs, ["a.json", "b.json"])
+
+
+def test_design_3_reports_its_recorded_result():
+    """docs/search.md, "Design 3": the seeds finished by the declared cut, pooled."""
+    results = _PATH.parent.parent / "docs" / "results" / "lbr-hu3"
+    files = sorted(results.glob("seed-*.json"), key=lambda p: int(p.stem.split("-")[1]))
+    assert [int(p.stem.split("-")[1]) for p in files] == list(range(101, 118))
+    result = search_lbr.combine([json.loads(p.read_text()) for p in files], [p.name for p in files])
+    assert result["difference"]["deals"] == 850
+    assert result["difference"]["search_minus_blueprint"] == pytest.approx(-2162, abs=0.5)
+    assert result["difference"]["se"] == pytest.approx(670, abs=0.5)
+    assert result["difference"]["p_search_lower"] < 0.001
+    assert result["blueprint"]["mbb_per_game"] == pytest.approx(6566, abs=0.5)
+    assert result["search"]["mbb_per_game"] == pytest.approx(4404, abs=0.5)
