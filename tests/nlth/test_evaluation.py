@@ -496,3 +496,18 @@ def test_lbr_shoves_the_nuts_and_gives_up_the_worst_hand_against_a_calling_stati
         assert (action == state.max_raise_to + 2) == (expected == "all-in")
         assert (action == CHECK_CALL) == (expected == "check")
         assert lbr.decisions[-1]["wp"] == pytest.approx(1.0 if expected == "all-in" else 0.0, abs=0.01)
+
+
+def test_lbr_sampled_equity_draws_opponents_from_the_whole_range():
+    """Against two opponents' ranges the pot share is sampled: with one opponent holding AA
+    or 34s with equal weight (the sampler is not told which is likelier), KK's share is the
+    mean of its two exact equities, not the equity against the hand listed first."""
+    from gamesolve_nlth.evaluate.lbr import _sample_share
+
+    hole, board = np.array(parse_cards("KsKd"), np.int64), np.array(parse_cards("2c7d9h"), np.int64)
+    aces, low = hole_index(*parse_cards("AsAc")), hole_index(*parse_cards("3h4h"))
+    weights = np.zeros(len(HOLES))
+    weights[[aces, low]] = 1.0
+    eq = equity_vector(hole, board)
+    share = _sample_share(hole, board, np.cumsum(weights)[None, :], HOLES, 20_000, 1)
+    assert share == pytest.approx((eq[aces] + eq[low]) / 2, abs=0.02)  # SE about 0.003

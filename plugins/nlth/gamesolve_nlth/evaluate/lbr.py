@@ -268,7 +268,7 @@ def _sample_share(hole, board, cdfs, holes, samples, seed):
             full[i] = board[i]
         ok = True
         for o in range(n_opp):
-            u = np.int64(xorshift(state) >> np.uint64(12)) * (1.0 / 9007199254740992.0) * cdfs[o, -1]
+            u = np.int64(xorshift(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * cdfs[o, -1]  # 53 bits: [0, 1)
             k = np.searchsorted(cdfs[o], u, side="right")
             if k >= holes.shape[0]:
                 k = holes.shape[0] - 1
