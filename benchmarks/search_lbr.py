@@ -63,6 +63,17 @@ def report(per_deal: dict[str, np.ndarray]) -> dict:
     return rows
 
 
+def _load_run(path: str) -> dict:
+    """One ``--json`` file of a run; a missing or damaged one stops with one line."""
+    try:
+        with open(path) as f:
+            run = json.load(f)
+        _ = run["runs"]["blueprint"]["agent"], run["runs"]["search"]["agent"], run["per_deal"]["search"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(f"search_lbr --combine: {path} is not a run's --json file ({type(exc).__name__}: {exc})") from None
+    return run
+
+
 def combine(runs: list[dict], names: list[str]) -> dict:
     """:func:`report` over runs on other seeds, pooled deal by deal; refuses runs of different
     agents (another search configuration or blueprint would mix two experiments)."""
@@ -84,7 +95,7 @@ def main() -> None:
     parser.add_argument("--combine", nargs="+", help="--json files of runs on other seeds: report them together")
     args = parser.parse_args()
     if args.combine:
-        combine([json.load(open(path)) for path in args.combine], args.combine)
+        combine([_load_run(path) for path in args.combine], args.combine)
         return
     if not args.store:
         parser.error("--store is required (or --combine)")

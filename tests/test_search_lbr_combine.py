@@ -37,6 +37,15 @@ def test_runs_of_different_search_settings_are_refused():
         search_lbr.combine(runs, ["a.json", "b.json"])
 
 
+@pytest.mark.parametrize("text", [None, '{"runs":', "{}"], ids=["missing", "damaged", "not-a-run"])
+def test_a_missing_or_damaged_run_file_stops_with_one_line_naming_it(tmp_path, text):
+    path = tmp_path / "seed-1.json"
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(SystemExit, match=f"{path} is not a run's --json file"):
+        search_lbr._load_run(str(path))
+
+
 def test_design_3_reports_its_recorded_result():
     """docs/search.md, "Design 3": the seeds finished by the declared cut, pooled."""
     results = _PATH.parent.parent / "docs" / "results" / "lbr-hu3"
