@@ -111,3 +111,76 @@ def kill_and_resume(out: Path, first_args: list[str], *, kills: int, seed: int, 
     assert result["iterations"] == saved + finish_iterations, (result["iterations"], saved, records)
     assert not check_store(out)[1]
     return records
+
+
+SLOW_WRITES = 0.03  # seconds before each file of a checkpoint is written (GAMESOLVE_TEST_SLOW_WRITES)
+
+
+def _writing_checkpoint(out: Path) -> bool:
+    """Whether a checkpoint generation is being written: its hidden work folder exists."""
+    return any(p.name.startswith(".checkpoint-") and ".tmp" in p.name for p in out.iterdir()) if out.is_dir() else False
+
+
+def term_and_resume(out: Path, first_args: list[str], *, stops: int, seed: int, train_window: float,
+                    inside_writes: float = 0.5) -> list[dict]:  # fmt: skip
+    """SIGTERM at seeded instants, each run continuing the one before; checked and returned.
+
+    A share ``inside_writes`` of the signals lands inside a checkpoint write (every file of a
+    write waits ``SLOW_WRITES`` in zarr's I/O thread, so that the instant is certain: the
+    signal goes once the generation's hidden work folder exists, while the main thread waits
+    on zarr); the others at a random instant of the
+    first ``train_window`` seconds of training. Every run must exit 130 having saved where it
+    stopped: the store sound, its checkpoint at least as new as before, and the next run
+    resuming from exactly that checkpoint."""
+    rng = random.Random(seed)
+    env = {**os.environ, "GAMESOLVE_TEST_SLOW_WRITES": str(SLOW_WRITES)}
+    records: list[dict] = []
+    saved = 0
+    for k in range(stops):
+        resumed = ckpt.latest(out) is not None
+        args = ["solve", "--out", str(out), "--resume", "--minutes", "1", "--checkpoint", "1s"] if resumed else first_args
+        in_write = rng.random() < inside_writes
+        instant = rng.uniform(0.0, SLOW_WRITES * 10) if in_write else rng.uniform(0.0, train_window)
+        proc = subprocess.Popen([sys.executable, "-m", "gamesolve.cli", *args], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+        events: dict = {}
+        watcher = threading.Thread(target=_watch, args=(proc.stderr, events), daemon=True)
+        watcher.start()
+        deadline = time.time() + 300
+        try:
+            while "started" not in events and proc.poll() is None and time.time() < deadline:
+                time.sleep(0.01)
+            if in_write:  # the first checkpoint write after training started
+                while not _writing_checkpoint(out) and proc.poll() is None and time.time() < deadline:
+                    time.sleep(0.005)
+                time.sleep(instant)
+                inside = _writing_checkpoint(out)
+            else:
+                time.sleep(max(0.0, events.get("started", time.time()) + instant - time.time()))
+                inside = _writing_checkpoint(out)
+            alive = proc.poll() is None
+            if alive:
+                os.kill(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        watcher.join(timeout=10)
+        text = "".join(events.get("lines", []))
+        record = {"stop": k, "in_write": in_write, "inside_a_write": inside, "at": round(instant, 3), "resumed": resumed}
+        assert alive, f"stop {k}: the run ended by itself (exit {proc.returncode}) before the signal: {text[-1500:]}"
+        assert proc.returncode == 130, f"stop {k} ({record}): exit {proc.returncode}, not 130: {text[-2000:]}"
+        if resumed:
+            assert f"at iteration {saved:,}" in " ".join(text.split()), f"stop {k}: did not resume from the last checkpoint ({saved:,}): {text[-1500:]}"
+        problems = check_store(out)[1]
+        assert not problems, f"stop {k} ({record}) left a damaged store: {problems}"
+        assert not _writing_checkpoint(out), f"stop {k} ({record}) left a checkpoint's work folder behind"
+        now_saved = saved_iteration(out)
+        assert now_saved >= saved and ckpt.latest(out) is not None, f"stop {k}: checkpoint {saved} -> {now_saved}"
+        saved = record["saved_iteration"] = now_saved
+        records.append(record)
+    final = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--out", str(out), "--resume",
+                            "--iterations", "1000", "--json"], capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert final.returncode == 0, final.stderr[-2000:]
+    assert json.loads(final.stdout.strip().splitlines()[-1])["iterations"] == saved + 1000
+    return records

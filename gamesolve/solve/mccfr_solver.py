@@ -4,7 +4,6 @@ checkpoints, then evaluate exactly where the game is small enough."""
 from __future__ import annotations
 
 import resource
-import signal
 
 import attrs
 import numpy as np
@@ -19,6 +18,7 @@ from gamesolve.solve.distributed import is_sharded
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
+from gamesolve.solve.stop import DeferredStop, StopRequested
 from gamesolve.solve.tabular import exact_pair
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store import metrics as M
@@ -94,15 +94,20 @@ def checkpoint_interval(raw: str | None) -> float | None:
 
 
 def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
+    # SIGTERM and a first SIGINT from here on only request a stop, honoured between
+    # batches: a signal never lands inside a checkpoint or store write (gamesolve/solve/stop.py).
     try:
-        return _train(request, progress)
+        with DeferredStop() as stop:
+            result = _train(request, progress, stop)
+            stop.check()  # a request during the final writes: they are complete; exit 130 all the same
+            return result
     except DiskFullError as exc:  # (a snapshot, the final stores): say what is kept
         if request.out is None:
             raise
         raise DiskFullError(ckpt.after_full_disk(str(exc), request.out)) from None
 
 
-def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
+def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dict[str, Any]:
     game = request.game
     options = dict(request.options)
     check_options(options)
@@ -160,7 +165,7 @@ def _train(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     if out is not None and request.ray is None:
         trainer.snapshot_sink = ckpt.SnapshotSink(out)
     try:
-        return _run(request, progress, tree, trainer, config, interval)
+        return _run(request, progress, tree, trainer, config, interval, stop)
     finally:
         if request.ray is not None:
             trainer.close()
@@ -179,20 +184,27 @@ def _ray_trainer(request: SolveRequest, tree, config: MCCFRConfig, seed: int, pr
     return RayTrainer(tree, config, spec, request.workers, address=request.ray, out=request.out, resume=resume, note=progress.note)
 
 
-def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFRConfig, interval: float | None) -> dict[str, Any]:
-    """Train, checkpoint, then write and summarise the strategy."""
+def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFRConfig, interval: float | None,
+         stop: DeferredStop) -> dict[str, Any]:  # fmt: skip
+    """Train, checkpoint, then write and summarise the strategy. A stop request ends the
+    training between two batches with a checkpoint (:class:`StopRequested`)."""
     game = request.game
     out = request.out
     recorder, explicit, exact = _metrics_recorder(request, tree, trainer, progress)  # training metrics (gamesolve/store/metrics.py)
     table_sizes = _TableSizes(tree, trainer)
 
+    saved_at = [None]  # the iteration of the last checkpoint this run wrote
+
     def save() -> None:
+        if saved_at[0] == trainer.counters.iteration:
+            return  # (a stop right after a scheduled checkpoint)
         if out is not None:
             if request.ray is not None:
                 trainer.checkpoint(out)  # its shards write their parts
             else:
                 ckpt.write_checkpoint(out, *trainer.state())
         recorder.flush()  # metrics rows up to this checkpoint
+        saved_at[0] = trainer.counters.iteration
 
     # The long description goes on a line of its own, so that the bar, its percentage and
     # the time left fit an 80-column terminal.
@@ -218,19 +230,17 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
         if clock is not None and clock.due(trainer.counters.iteration):
             save()
             clock.done()
+        stop.check()  # between batches, after this batch's checkpoint is sealed
 
     started = time.perf_counter()
     start_iteration = trainer.counters.iteration
-    previous = signal.getsignal(signal.SIGTERM)
-    signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
+        stop.check()  # requested while the game compiled
         # Checkpoints are taken in on_batch (ckpt.CheckpointClock: early, then every interval).
         trainer.run(iterations=request.iterations, minutes=request.minutes, on_batch=on_batch)
-    except KeyboardInterrupt:
+    except StopRequested:
         save()  # nothing lost: the run continues with --resume
         raise
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     seconds = time.perf_counter() - started
     recorder.record(trainer.counters.iteration, trainer.counters.elapsed, final=True, **table_sizes())
     if request.ray is None:
@@ -321,10 +331,6 @@ class _TableSizes:
     def __call__(self) -> dict[str, int]:
         allocated = self.trainer.allocated()
         return {"infosets": int(self.buckets[allocated].sum()), "infoset_actions": int(self.sizes[allocated].sum())}
-
-
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt
 
 
 def mccfr_solver_specs() -> list[SolverSpec]:

@@ -9,6 +9,8 @@
   file as zarr reads it.
 * A full disk (or a file-size limit) while writing is a :class:`DiskFullError` with one
   readable line, and the partial write is removed.
+* ``GAMESOLVE_TEST_SLOW_WRITES=SECONDS`` (a test hook) makes every file of such a write
+  wait that long in zarr's I/O thread, so that a test can land a signal inside a write.
 
 Writers do nothing special: any array written with :func:`write_array` into a group from
 :func:`atomic_group` (or a checkpoint generation) is covered, and any store opened with
@@ -17,8 +19,10 @@ Writers do nothing special: any array written with :func:`write_array` into a gr
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import itertools
 import json
 import os
 import shutil
@@ -93,6 +97,11 @@ def _tmp_name(path: Path, tag: str) -> Path:
     return path.with_name(f".{path.name}.{tag}-{os.getpid()}")
 
 
+# Each write gets a folder of its own: a write abandoned by an exception may still be
+# finishing in zarr's I/O thread, and must not land in the next attempt's folder.
+_attempts = itertools.count()
+
+
 def _remove(path: Path) -> None:
     """Remove a folder without ever leaving a half-deleted visible one: rename it to a
     hidden name first (readers skip hidden names), then delete it."""
@@ -113,7 +122,7 @@ def atomic_folder(path: str | os.PathLike, what: str = "store") -> Iterator[Path
     temporary folder is removed and a previous folder at ``path`` is left as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _tmp_name(path, "tmp")
+    tmp = _tmp_name(path, f"tmp{next(_attempts)}")
     if tmp.exists():
         shutil.rmtree(tmp)
     try:
@@ -133,6 +142,25 @@ def atomic_folder(path: str | os.PathLike, what: str = "store") -> Iterator[Path
         shutil.rmtree(old, ignore_errors=True)
 
 
+class _SlowStore(LocalStore):
+    """A LocalStore whose writes wait first, in zarr's I/O thread (``GAMESOLVE_TEST_SLOW_WRITES``)."""
+
+    pause = 0.0
+
+    async def set(self, key, value) -> None:
+        await asyncio.sleep(self.pause)
+        await super().set(key, value)
+
+
+def _write_store(folder: Path) -> LocalStore:
+    pause = float(os.environ.get("GAMESOLVE_TEST_SLOW_WRITES", "0") or 0)
+    if pause <= 0:
+        return LocalStore(folder)
+    store = _SlowStore(folder)
+    store.pause = pause
+    return store
+
+
 @contextlib.contextmanager
 def atomic_group(path: str | os.PathLike, what: str = "store") -> Iterator[zarr.Group]:
     """Yield a new zarr group that appears at ``path``, sealed, only once the block succeeds.
@@ -141,7 +169,7 @@ def atomic_group(path: str | os.PathLike, what: str = "store") -> Iterator[zarr.
     ``path`` may be replaced is the caller's decision: see :mod:`gamesolve.store.outputs`.)
     """
     with atomic_folder(path, what) as tmp:
-        yield zarr.open_group(store=LocalStore(tmp), mode="w-")
+        yield zarr.open_group(store=_write_store(tmp), mode="w-")
 
 
 def write_array(group: zarr.Group, name: str, data: np.ndarray, chunk: int = 1 << 20) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -312,8 +313,8 @@ def test_every_file_of_a_checkpoint_is_fsynced_before_latest_points_at_it(tmp_pa
     latest_at = next(i for i, p in enumerate(synced) if p.endswith("/.LATEST.tmp"))
     files = [p for p in (out / name).rglob("*") if p.is_file()]
     assert len(files) >= 5
-    before = synced[:latest_at]
-    for f in files:  # fsynced where it was written: in the hidden folder renamed to the generation
-        written = Path(str(f).replace(f"/{name}/", f"/.{name}.tmp-{os.getpid()}/"))
-        assert str(written) in before or str(written.with_name(f".{f.name}.tmp")) in before, f
+    # fsynced where it was written: in the hidden folder (one per write attempt) renamed to the generation
+    before = {re.sub(rf"/\.{name}\.tmp\d*-{os.getpid()}/", f"/{name}/", p) for p in synced[:latest_at]}
+    for f in files:
+        assert str(f) in before or str(f.with_name(f".{f.name}.tmp")) in before, f
     assert str(out) in synced[latest_at:]  # the folder, after LATEST's rename
