@@ -315,11 +315,12 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
         holds = ckpt.holds_results if solver.store_format == ckpt.FORMAT else None
         lock = claim_store(out, solver.store_format, force=force, resume=resume, holds_results=holds)
     from gamesolve.evaluate.best_response import exact_evaluator
+    from gamesolve.evaluate.vector_best_response import vector_evaluator
 
     request = SolveRequest(
         game_spec=spec, game=game, algo=algo, iterations=iterations, minutes=minutes, seed=seed,
         out=out, threads=threads, resume=resume, options=options, preset=preset, pm=host.pm,
-        force=force, checkpoint_minutes=checkpoint_minutes, evaluate=exact_evaluator,
+        force=force, checkpoint_minutes=checkpoint_minutes, evaluate=exact_evaluator, evaluate_form=vector_evaluator,
         ray=ray_address, workers=workers or 2, cache_rows=cache_rows or 0, plugins_dirs=_plugin_dirs(ctx),
     )  # fmt: skip
     try:

@@ -37,7 +37,22 @@ def factored_form(game: Game, pm=None, progress=None, options: dict[str, Any] | 
             return form
     if options.get("preset"):
         raise ValueError(f"{game.name} has no abstraction presets (got --preset {options['preset']})")
+    contract = game.factored_contract() if hasattr(game, "factored_contract") else None
+    if contract is not None:
+        return contract_form(game, contract, progress)
     if progress is None:
         return compile_factored(game)
     progress.start(None, "nodes", f"factoring {game.describe()}")
     return compile_factored(game, on_nodes=progress.advance)
+
+
+def contract_form(game: Game, contract, progress=None) -> FactoredGame:
+    """The factored form of a game that describes itself by a factored contract
+    (:mod:`gamesolve.game.contract_compiler`: its cost is public nodes)."""
+    from gamesolve.game.contract_compiler import compile_contract
+
+    on_nodes = None
+    if progress is not None:
+        progress.start(None, "nodes", f"factoring {game.describe()} (public tree)")
+        on_nodes = progress.advance
+    return compile_contract(contract, game.name, dict(game.params), game.describe(), on_nodes=on_nodes)

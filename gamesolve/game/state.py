@@ -114,6 +114,14 @@ class Game(abc.ABC):
         ``None`` (the default): no estimate, the compilers walk and stop at their limit."""
         return None
 
+    def factored_contract(self):
+        """Optional: the game described by its public tree, private states and deals
+        (:class:`gamesolve.game.factored_contract.FactoredContract`), which compiles at the
+        cost of public nodes instead of histories: a game too big to enumerate gets MCCFR-P,
+        vector CFR and exact best response through it. ``None`` (the default): the generic
+        compiler walks the State contract."""
+        return None
+
     def describe(self) -> str:
         """One line naming the game and its parameters."""
         extra = ", ".join(f"{k}={v}" for k, v in sorted(self.params.items()) if k != "players")

@@ -14,6 +14,7 @@ from typing import Any
 from gamesolve.game.compile import compiled_tree, factored_form
 from gamesolve.game.explicit_tree import CompileError
 from gamesolve.game.factored import FormError
+from gamesolve.game.tree_size import too_big
 from gamesolve.solve.distributed import is_sharded
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
@@ -190,7 +191,7 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
     training between two batches with a checkpoint (:class:`StopRequested`)."""
     game = request.game
     out = request.out
-    recorder, explicit, exact = _metrics_recorder(request, tree, trainer, progress)  # training metrics (gamesolve/store/metrics.py)
+    recorder, explicit, exact, vector = _metrics_recorder(request, tree, trainer, progress)  # training metrics (gamesolve/store/metrics.py)
     table_sizes = _TableSizes(tree, trainer)
 
     saved_at = [None]  # the iteration of the last checkpoint this run wrote
@@ -278,6 +279,8 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
                 algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
                 seed=request.seed, nash_conv=fields.get("nash_conv"),
             )  # fmt: skip
+    elif vector is not None:  # exact over the factored form (too big for an explicit tree)
+        result.update(vector(trainer.node_offset, trainer.average_rows()))
     rows = trainer.average_rows()
     summary = request.pm.hook.gamesolve_summarize_strategy(
         game=game, tree=tree, rows=rows, node_offset=trainer.node_offset,
@@ -296,12 +299,13 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
 
 
 def _metrics_recorder(request: SolveRequest, tree, trainer: MCCFRTrainer, progress: Progress):
-    """Rows in the checkpoint store (``--out``), with exact exploitability when the game
-    compiles to an explicit tree small enough to evaluate; that tree (or None) and its exact
-    evaluator (or None)."""
+    """Rows in the checkpoint store (``--out``), with exact exploitability where the game can
+    be evaluated exactly: through an explicit tree when its histories are few enough
+    (``EXPLICIT_LIMIT``), else over the factored form (``request.evaluate_form``). Returns the
+    recorder, that tree (or None), its evaluator (or None) and the form's (or None)."""
     evaluate = None
     explicit = None
-    if tree.locate is not None:
+    if tree.locate is not None and too_big(request.game, EXPLICIT_LIMIT, "an explicit tree") is None:
         try:
             explicit = compiled_tree(request.game, request.pm, progress)
         except CompileError:
@@ -310,14 +314,20 @@ def _metrics_recorder(request: SolveRequest, tree, trainer: MCCFRTrainer, progre
             explicit = None
         if explicit is not None and request.evaluate is not None:
             evaluate = request.evaluate(explicit)
+    vector = None
+    if evaluate is None and request.evaluate_form is not None:
+        vector = request.evaluate_form(tree, request.game)
 
     def exact():
-        return exact_pair(evaluate(trainer.explicit_policy(explicit)))
+        if evaluate is not None:
+            return exact_pair(evaluate(trainer.explicit_policy(explicit)))
+        return exact_pair(vector(trainer.node_offset, trainer.average_rows()))
 
     resumed = trainer.counters.iteration if request.resume else None
     attrs = {"game": request.game.name, "algo": request.algo, "params": dict(tree.params)}
-    recorder = M.MetricsRecorder(request.out, attrs=attrs, resume_iteration=resumed, exact=exact if evaluate else None)
-    return recorder, explicit, evaluate
+    measured = evaluate is not None or vector is not None
+    recorder = M.MetricsRecorder(request.out, attrs=attrs, resume_iteration=resumed, exact=exact if measured else None)
+    return recorder, explicit, evaluate, vector
 
 
 class _TableSizes:

@@ -35,6 +35,9 @@ class SolveRequest:
     # ``evaluate(explicit_tree)`` gives ``f(slot_policy) -> {"nash_conv", "exploitability",
     # "game_value", "values"}``. None: solvers report no exact figures.
     evaluate: Callable[[Any], Callable[[Any], dict[str, Any]]] | None = None
+    # ... and over a factored form too big for an explicit tree: ``evaluate_form(form, game)``
+    # gives ``f(node_offset, rows) -> the same keys``, or None where it cannot evaluate the form.
+    evaluate_form: Callable[[Any, Any], Callable[[Any, Any], dict[str, Any]] | None] | None = None
     force: bool = False  # replace a store of the same kind at ``out`` (checked by the CLI)
     checkpoint_minutes: float | None = None  # interval between checkpoints; None: the solver's default
     ray: str | None = None  # train on a Ray cluster: its address, or "local" (docs/distributed.md)

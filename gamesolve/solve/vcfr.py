@@ -456,6 +456,8 @@ def run_vcfr(request, progress) -> dict:
     import time
 
     from gamesolve.game.compile import compiled_tree
+    from gamesolve.game.tree_size import too_big
+    from gamesolve.solve.mccfr_solver import EXPLICIT_LIMIT
     from gamesolve.store.policy_store import write_policy
 
     if request.resume:
@@ -466,6 +468,10 @@ def run_vcfr(request, progress) -> dict:
         raise ValueError("vcfr keeps no checkpoints; --checkpoint is for mccfr and mccfr-p")
     config, sample = check_vector_options(request.options)
     game = request.game
+    big = too_big(game, EXPLICIT_LIMIT, "an explicit tree") is not None
+    if big and request.out is not None:  # a policy store is laid out on the explicit tree's information sets
+        raise ValueError(f"vcfr writes a policy store for games of at most {EXPLICIT_LIMIT:,} histories; "
+                         f"{game.describe()} has more: run it without --out")  # fmt: skip
     progress.note(f"compiling {game.describe()} to its factored form")
     form = vector_form(request)
     solver = VectorCFR(form, config, sample_chance=sample, seed=request.seed, threads=request.threads)
@@ -479,6 +485,11 @@ def run_vcfr(request, progress) -> dict:
         "iterations_per_second": solver.iterations / seconds if seconds > 0 else 0.0,
         "public_nodes": form.num_nodes, "private_states": solver.num_states,
     }  # fmt: skip
+    if big:  # exact over the factored form: too many histories for an explicit tree
+        evaluate = request.evaluate_form(form, game) if request.evaluate_form is not None else None
+        if evaluate is not None:
+            result.update(evaluate(solver.row_offset, solver.average_rows()))
+        return result
     explicit = compiled_tree(game, request.pm, progress)
     policy = solver.explicit_policy(explicit)
     fields = request.evaluate(explicit)(policy) if request.evaluate is not None else {}

@@ -19,6 +19,12 @@ class KuhnGame(Game):
     def __init__(self, players: int = 2):
         super().__init__(players)
 
+    def factored_contract(self):
+        """The betting as a public tree over each player's card (contract.py)."""
+        from gamesolve_kuhn.contract import KuhnContract
+
+        return KuhnContract(self.num_players)
+
     def new_initial_state(self) -> KuhnState:
         return KuhnState(self.num_players, (), ())
 

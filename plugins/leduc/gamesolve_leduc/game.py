@@ -33,6 +33,12 @@ class LeducGame(Game):
         self.abstraction = abstraction
         self.deck_size = 2 * (players + 1)
 
+    def factored_contract(self):
+        """The betting as a public tree over each player's card (contract.py)."""
+        from gamesolve_leduc.contract import LeducContract
+
+        return LeducContract(self)
+
     def new_initial_state(self) -> LeducState:
         n = self.num_players
         return LeducState(

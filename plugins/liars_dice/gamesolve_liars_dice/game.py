@@ -186,3 +186,10 @@ class LiarsDiceGame(Game):
         s, t, b = self.rules.sides, self.rules.total_dice, self.rules.liar
         rolling = sum(s**k for k in range(t))
         return rolling + s**t * (2 ** (b + 1) - 1)
+
+    def factored_contract(self):
+        """The bids as a public tree over each player's dice (contract.py): compiling it costs
+        bid sequences, not bid sequences times rolls."""
+        from gamesolve_liars_dice.contract import LiarsDiceContract
+
+        return LiarsDiceContract(self.rules)
