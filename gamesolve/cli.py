@@ -761,11 +761,9 @@ def cache():
 
 def _cache_root() -> Path:
     """The root of gamesolve's caches ($GAMESOLVE_CACHE_DIR, else $XDG_CACHE_HOME/gamesolve)."""
-    env = os.environ.get("GAMESOLVE_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "gamesolve"
+    from gamesolve.cache_paths import cache_root
+
+    return cache_root()
 
 
 def _size(path: Path) -> int:
@@ -793,7 +791,8 @@ def cache_clear(clear_all, as_json):
     for entry in sorted(root.iterdir()) if root.is_dir() else []:
         if not entry.is_dir() or entry.name == "numba" or entry.name.startswith("."):
             continue
-        item = {"what": "card-abstraction tables" if entry.name == "abstraction" else f"{entry.name} tables",
+        names = {"abstraction": "card-abstraction tables", "forms": "compiled forms of large games"}
+        item = {"what": names.get(entry.name, f"{entry.name} tables"),
                 "path": str(entry), "bytes": _size(entry)}  # fmt: skip
         if clear_all:
             shutil.rmtree(entry)

@@ -23,6 +23,7 @@ from gamesolve.solve.stop import DeferredStop, StopRequested
 from gamesolve.solve.tabular import exact_pair
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store import metrics as M
+from gamesolve.store.form_cache import FormCache
 from gamesolve.store.policy_store import write_policy
 from gamesolve.store.strategy_store import write_strategy
 from gamesolve.errors import DiskFullError, StoreError
@@ -37,7 +38,7 @@ def form_of(request: SolveRequest, progress: Progress | None = None):
     if progress is not None:
         options["progress"] = progress  # a plugin may build tables first (nlth: the card abstraction)
     try:
-        return factored_form(request.game, request.pm, progress, options)
+        return factored_form(request.game, request.pm, progress, options, cache=FormCache())
     except FormError as exc:
         hint = "; use a tabular solver (cfr, cfr+, lcfr, dcfr)" if request.game_spec.tabular else ""
         raise ValueError(f"{exc}{hint}") from None

@@ -436,7 +436,9 @@ def vector_form(request) -> FactoredGame:
 
     if request.preset:
         raise ValueError("vcfr solves the whole game; --preset is for abstracted games")
-    form = factored_form(request.game, request.pm, lossless=True)
+    from gamesolve.store.form_cache import FormCache
+
+    form = factored_form(request.game, request.pm, lossless=True, cache=FormCache())
     if form.deals.listed is None or not form.has_constant_private_states():
         form = compile_factored(request.game)
     return form

@@ -11,21 +11,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gamesolve.cache_paths import cache_root
+
 from .presets import CardAbstractionParams
 
 STORE_KIND = "gamesolve-nlth-card-abstraction"
 STORE_FORMAT = 1
-
-
-def cache_root(cache_dir: str | os.PathLike | None = None) -> Path:
-    """The root cache folder (see module docstring)."""
-    if cache_dir is not None:
-        return Path(cache_dir).expanduser()
-    env = os.environ.get("GAMESOLVE_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "gamesolve"
 
 
 def abstraction_path(params: CardAbstractionParams, cache_dir: str | os.PathLike | None = None) -> Path:
