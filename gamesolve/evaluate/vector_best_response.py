@@ -17,6 +17,9 @@ contract produce); poker's CONTEST forms are evaluated by their own vector code.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import attrs
 import numpy as np
 from numba import njit
@@ -24,7 +27,7 @@ from numba import njit
 from gamesolve.game.factored import DECISION, FIXED, TABLE, TERMINAL, FactoredGame, FormError
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _walk(kind, player, node_round, level, child_start, child_list, edge_label, row_owner, term_kind, payoff,
           term_row, table, private, public, prob, n_private, node_offset, rows, responder):  # fmt: skip
     """Every player's expected payoff (float[P]) when ``responder`` (-1: nobody) best-responds
@@ -33,7 +36,7 @@ def _walk(kind, player, node_round, level, child_start, child_list, edge_label, 
     n_players = payoff.shape[1]
     depth_max = 1
     # The deepest path bounds the stack: a node's depth is its parent's plus one.
-    depth = np.zeros(kind.shape[0], dtype=np.int64)
+    depth = np.zeros(kind.shape[0], dtype=np.int32)
     for n in range(kind.shape[0]):
         for k in range(child_start[n], child_start[n + 1]):
             depth[child_list[k]] = depth[n] + 1
@@ -160,6 +163,13 @@ def check_supported(form: FactoredGame) -> None:
         raise FormError(f"{form.game_name}: nodes sharing table rows (hidden actions) need the explicit-tree evaluator")
 
 
+def _floats(rows) -> np.ndarray:
+    """Rows as they are when float32 (MCCFR's tables: a float64 copy of a large game's would
+    double the memory), else float64."""
+    rows = np.asarray(rows)
+    return rows if rows.dtype == np.float32 else rows.astype(np.float64, copy=False)
+
+
 def evaluate_rows(form: FactoredGame, node_offset: np.ndarray, rows: np.ndarray, zero_sum: bool = False) -> VectorEvaluation:
     """Values, best responses and NashConv of the strategy ``rows`` (table layout: row
     ``(node, s)`` at ``node_offset[node] + s * actions``; offset -1 plays uniformly).
@@ -172,11 +182,16 @@ def evaluate_rows(form: FactoredGame, node_offset: np.ndarray, rows: np.ndarray,
         form.node_kind, form.node_player, form.node_round, form.node_level, form.child_start, form.child_list,
         form.edge_label, form.row_owner, form.term_kind, form.payoff, form.term_row, terminals.table,
         listed.private, listed.public if listed.public.shape[1] else np.zeros((len(listed.prob), 1), np.int32),
-        listed.prob, int(form.num_private.max()), np.asarray(node_offset, dtype=np.int64), np.asarray(rows, dtype=np.float64),
+        listed.prob, int(form.num_private.max()), np.asarray(node_offset, dtype=np.int64), _floats(rows),
     )  # fmt: skip
     n = form.num_players
-    best = np.array([_walk(*args, p)[p] for p in range(n)])
-    values = np.zeros(n) if zero_sum else _walk(*args, -1)
+    responders = list(range(n)) + ([] if zero_sum else [-1])
+    # The walks are independent (one per responder, one with nobody responding) and release
+    # the GIL: side by side on the machine's cores.
+    with ThreadPoolExecutor(max_workers=max(1, min(len(responders), os.cpu_count() or 1))) as pool:
+        walks = list(pool.map(lambda r: _walk(*args, r), responders))
+    best = np.array([walks[p][p] for p in range(n)])
+    values = np.zeros(n) if zero_sum else walks[-1]
     return VectorEvaluation(values=values, best_response=best, nash_conv=float(best.sum() - values.sum()))
 
 

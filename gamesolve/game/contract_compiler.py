@@ -103,7 +103,7 @@ def compile_contract(contract: FactoredContract, game_name: str, params: dict, d
     n0 = len(prob0)
     paths = _Paths(n0)
 
-    kind, player, level, path_of = array("b"), array("i"), array("i"), array("i")
+    kind, player, level = array("b"), array("i"), array("i")
     parent, label, klass, term_row = array("i"), array("q"), array("i"), array("i")
     keys: list[str] | None = []
     class_ids: dict[str, int] = {}
@@ -122,7 +122,6 @@ def compile_contract(contract: FactoredContract, game_name: str, params: dict, d
         kind.append(DECISION if who >= 0 else CHANCE if who == CHANCE_PLAYER else TERMINAL)
         player.append(who if who >= 0 else -1)
         level.append(lv)
-        path_of.append(path)
         parent.append(up)
         label.append(edge)
         klass.append(edge_class)
@@ -168,7 +167,7 @@ def compile_contract(contract: FactoredContract, game_name: str, params: dict, d
             raise FormError(f"{game_name}: player() returned {who}, neither a player, CHANCE nor TERMINAL")
 
     return _assemble(
-        contract, game_name, params, describe, labels, private0, prob0, paths, kind, player, level, path_of, parent,
+        contract, game_name, params, describe, labels, private0, prob0, paths, kind, player, level, parent,
         label, klass, class_ids, term_row, fixed_nodes, fixed_values, row_values, row_path, keys,
     )  # fmt: skip
 
@@ -213,7 +212,7 @@ def _terminal_row(contract, state, n_players, n0, reached, fixed_values, row_val
     return len(row_values) - 1
 
 
-def _assemble(contract, game_name, params, describe, labels, private0, prob0, paths, kind, player, level, path_of,
+def _assemble(contract, game_name, params, describe, labels, private0, prob0, paths, kind, player, level,
               parent, label, klass, class_ids, term_row, fixed_nodes, fixed_values, row_values, row_path, keys) -> FactoredGame:  # fmt: skip
     n_players = len(labels)
     kind = np.frombuffer(kind, dtype=np.int8)

@@ -30,6 +30,7 @@ from gamesolve.errors import DiskFullError, StoreError
 
 DEFAULT_CHECKPOINT = "10min"  # ckpt.DEFAULT_INTERVAL_MINUTES; --checkpoint, or -o checkpoint= (older spelling)
 EXPLICIT_LIMIT = 5_000_000  # evaluate exactly only games with at most this many histories
+VECTOR_METRICS_LIMIT = 500_000_000  # public nodes x deals up to which the vector best response also gives metrics rows
 
 
 def form_of(request: SolveRequest, progress: Progress | None = None):
@@ -318,6 +319,9 @@ def _metrics_recorder(request: SolveRequest, tree, trainer: MCCFRTrainer, progre
     vector = None
     if evaluate is None and request.evaluate_form is not None:
         vector = request.evaluate_form(tree, request.game)
+    # Rows while training only where an evaluation is cheap: the vector best response costs
+    # public nodes x deals (Liar's Dice 2x6: 1.5e10, minutes), which the final result pays once.
+    cheap = evaluate is not None or (vector is not None and tree.num_nodes * len(tree.deals.listed.prob) <= VECTOR_METRICS_LIMIT)
 
     def exact():
         if evaluate is not None:
@@ -326,8 +330,7 @@ def _metrics_recorder(request: SolveRequest, tree, trainer: MCCFRTrainer, progre
 
     resumed = trainer.counters.iteration if request.resume else None
     attrs = {"game": request.game.name, "algo": request.algo, "params": dict(tree.params)}
-    measured = evaluate is not None or vector is not None
-    recorder = M.MetricsRecorder(request.out, attrs=attrs, resume_iteration=resumed, exact=exact if measured else None)
+    recorder = M.MetricsRecorder(request.out, attrs=attrs, resume_iteration=resumed, exact=exact if cheap else None)
     return recorder, explicit, evaluate, vector
 
 
