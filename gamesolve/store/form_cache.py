@@ -6,7 +6,8 @@ with two six-sided dice: about four); its arrays load in seconds. The cache hold
 one zarr group each, written atomically and checked on read (gamesolve/store/zarr_io.py).
 The key hashes the game's name and parameters and the source of the code that made the form
 (the contract's module, the contract compiler and the form's definition), so an edited rule
-or compiler never loads a stale form. ``GAMESOLVE_FORM_CACHE=off`` turns it off;
+or compiler never loads a stale form; writing a form removes the same game's entries made by
+older code. ``GAMESOLVE_FORM_CACHE=off`` turns it off;
 ``gamesolve cache clear --all`` empties it.
 
 Forms this large keep no node keys (``contract_compiler.KEY_LIMIT``), so nothing is lost
@@ -58,13 +59,14 @@ def enabled() -> bool:
 
 
 def form_path(game, contract) -> Path:
-    """The folder that holds (or will hold) ``game``'s form (module docstring)."""
-    digest = hashlib.sha256()
-    digest.update(json.dumps({"game": game.name, "params": game.params}, sort_keys=True, default=str).encode())
+    """The folder that holds (or will hold) ``game``'s form: ``forms/<game>-<parameters>/<code>``
+    (module docstring), so that the entries of older code sit beside the current one."""
+    settings = hashlib.sha256(json.dumps({"game": game.name, "params": game.params}, sort_keys=True, default=str).encode())
+    code = hashlib.sha256()
     for module in (inspect.getmodule(type(contract)), contract_compiler, factored):
         source = inspect.getsourcefile(module) if module is not None else None
-        digest.update(Path(source).read_bytes() if source else b"")
-    return cache_root() / "forms" / f"{game.name}-{digest.hexdigest()[:16]}"
+        code.update(Path(source).read_bytes() if source else b"")
+    return cache_root() / "forms" / f"{game.name}-{settings.hexdigest()[:12]}" / code.hexdigest()[:12]
 
 
 def load(path: Path) -> FactoredGame | None:
@@ -95,12 +97,15 @@ def load(path: Path) -> FactoredGame | None:
 def save(path: Path, form: FactoredGame) -> None:
     """Write ``form`` at ``path`` (atomically; one writer at a time, the others skip)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    lock = StoreLock(path.parent, lock_file=path.parent / f".{path.name}.lock")
+    lock = StoreLock(path.parent, lock_file=path.parent / ".lock")
     try:
         lock.acquire()
     except StoreError:
         return  # another process is writing it
     try:
+        for stale in path.parent.iterdir():  # the same game's forms made by older code: never read again
+            if stale.is_dir() and stale.name != path.name and not stale.name.startswith("."):
+                _remove(stale)
         with atomic_group(path, "compiled factored form") as group:
             for name in _ARRAYS:
                 write_array(group, name, getattr(form, name), chunk=1 << 22)

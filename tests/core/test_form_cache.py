@@ -61,3 +61,12 @@ def test_small_forms_are_not_cached(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMESOLVE_CACHE_DIR", str(tmp_path))
     factored_form(LiarsDiceGame(dice=2, sides=4), cache=FormCache())  # 131,071 nodes: compiles in a second or two
     assert not (tmp_path / "forms").exists()
+
+
+def test_a_form_made_by_newer_code_replaces_the_older_entry(cache, monkeypatch):
+    game = LiarsDiceGame(dice=2, sides=4)
+    factored_form(game, cache=cache)
+    old = form_path(game, game.factored_contract())
+    monkeypatch.setattr(form_cache, "form_path", lambda g, c: old.parent / "newer-code")
+    factored_form(game, cache=cache)
+    assert sorted(p.name for p in old.parent.iterdir() if not p.name.startswith(".")) == ["newer-code"]
