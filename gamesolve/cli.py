@@ -79,7 +79,7 @@ class GamesolveGroup(click.Group):
             click.echo(exc.format_message())
             sys.exit(0)
         except click.UsageError as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            click.echo(f"Error: {one_line(exc.format_message())}", err=True)  # click may wrap ("Choose from:\n\t...")
             sys.exit(EXIT_STATUS)
         except click.ClickException as exc:
             exc.show()
