@@ -12,6 +12,7 @@ temporary folder. Cases are derandomized: CI runs the same 525 every time (1,050
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from unittest import mock
 
@@ -66,7 +67,8 @@ def place(tmp_path_factory):
         assert result.exit_code == 0
         (root / "match.json").write_text(result.stdout.strip().splitlines()[-1])
     for name, text in {"bare.json": '{"kuhn_poker": 1}', "list.json": "[]", "junk.json": "not json", "cut.json": (root / "os-kuhn.json").read_text()[:50],
-                       "nan.json": (root / "os-kuhn.json").read_text().replace("0.", "NaN", 1)}.items():  # fmt: skip
+                       **{f"{name}.json": re.sub(r"\d\.\d+(e-?\d+)?", value, (root / "os-kuhn.json").read_text(), count=1)
+                          for name, value in {"nan": "NaN", "negative": "-0.5", "above-one": "7.5", "infinite": "Infinity"}.items()}}.items():  # fmt: skip
         (root / name).write_text(text)
     (root / "cwd").mkdir()  # the working folder of every case: play, serve and acpc dealer write there by default
     return root, host
@@ -403,13 +405,12 @@ def export_args(draw, root: Path):
 
 @st.composite
 def import_args(draw, root: Path):
-    source = pick(draw, [*[root / "os-kuhn.json"] * 5, root / "bare.json", root / "list.json", root / "junk.json",
-                         root / "cut.json", root / "nan.json"])  # fmt: skip
+    source = pick(draw, [*[root / "os-kuhn.json"] * 8, root / "bare.json", root / "list.json", root / "junk.json", root / "cut.json",
+                         root / "nan.json", root / "negative.json", root / "above-one.json", root / "infinite.json", root / "missing.json", root / "mine"])  # fmt: skip
     pairs = [("import", None), (str(source), None), ("--format", "openspiel"), ("--out", pick(draw, [_fresh(root), root / "os-import"]))]
     pairs += some(draw, "--game", ["openspiel:kuhn_poker", "openspiel:kuhn_poker(players=3)", "openspiel:leduc_poker"])
     pairs += flag(draw, "--force") + flag(draw, "--json")
     bad = {"--format": ["", "acpc"], "--out": [*_paths(root), root / "kuhn", root / "os-kuhn.json"], "--game": OPENSPIEL_BAD}
-    pairs += [(str(pick(draw, [root / "missing.json", root / "mine", root / "file.txt"])), None)] if draw(st.integers(0, 5)) == 0 else []
     return draw(mutated(pairs, bad))
 
 

@@ -3,6 +3,9 @@ line that ended in a traceback, a wrong exit status or a rejection of more than 
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from click.testing import CliRunner
 
 from gamesolve.cli import cli
@@ -22,3 +25,25 @@ def test_a_missing_choice_option_is_refused_in_one_line_naming_the_choices(tmp_p
     # click words it "Missing option '--format'. Choose from:\n\topenspiel"
     line = refusal(["export", "--store", tmp_path / "s", "--out", tmp_path / "p.json"])
     assert "--format" in line and "openspiel" in line
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory) -> Path:
+    """An open-spiel policy table, as `gamesolve export` writes it."""
+    root = tmp_path_factory.mktemp("table")
+    for args in (["solve", "--game", "openspiel:kuhn_poker", "--algo", "cfr+", "--iterations", "2", "--out", root / "store"],
+                 ["export", "--store", root / "store", "--format", "openspiel", "--out", root / "policy.json"]):  # fmt: skip
+        assert CliRunner().invoke(cli, [str(a) for a in args]).exit_code == 0
+    return root / "policy.json"
+
+
+@pytest.mark.parametrize("command", [["solve", "--game", "kuhn", "--iterations", "2"], ["import", "{table}", "--format", "openspiel"]],
+                         ids=["solve", "import"])  # fmt: skip
+@pytest.mark.parametrize("out", ["", ".", ".."])
+def test_an_out_path_without_a_name_of_its_own_is_refused_and_leaves_nothing_behind(tmp_path, monkeypatch, table, command, out):
+    # in an empty folder, --out '' passed every check and the write then failed on Path('.').with_name
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    line = refusal([a.replace("{table}", str(table)) for a in command] + ["--out", out])
+    assert "names no folder of its own" in line
+    assert list((tmp_path / "here").iterdir()) == []
