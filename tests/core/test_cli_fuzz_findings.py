@@ -3,6 +3,7 @@ line that ended in a traceback, a wrong exit status or a rejection of more than 
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,31 @@ def test_an_out_path_without_a_name_of_its_own_is_refused_and_leaves_nothing_beh
     line = refusal([a.replace("{table}", str(table)) for a in command] + ["--out", out])
     assert "names no folder of its own" in line
     assert list((tmp_path / "here").iterdir()) == []
+
+
+@pytest.fixture
+def no_server(monkeypatch):
+    """uvicorn.run, which must not be reached: the address is checked before."""
+    import uvicorn
+
+    def reached(*args, **kwargs):
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(uvicorn, "run", reached)
+
+
+def test_serve_on_a_port_in_use_is_refused_in_one_line(tmp_path, no_server):
+    # uvicorn logged "[Errno 98] ... address already in use" over several lines and exited 1
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = refusal(["serve", "--game", "nlth", "--agents", "call", "--port", port, "--data", tmp_path / "data"])
+    assert f"cannot listen on 127.0.0.1:{port}" in line
+    assert not (tmp_path / "data").exists()
+
+
+def test_serve_on_an_address_of_another_machine_is_refused_in_one_line(tmp_path, no_server):
+    # 192.0.2.1 (TEST-NET-1, RFC 5737): a numeric address, no name lookup; uvicorn exited 1
+    line = refusal(["serve", "--game", "nlth", "--agents", "call", "--host", "192.0.2.1", "--port", "0", "--data", tmp_path / "data"])
+    assert "cannot listen on 192.0.2.1:0" in line
