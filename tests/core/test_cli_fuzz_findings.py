@@ -76,3 +76,18 @@ def test_serve_on_an_address_of_another_machine_is_refused_in_one_line(tmp_path,
     # 192.0.2.1 (TEST-NET-1, RFC 5737): a numeric address, no name lookup; uvicorn exited 1
     line = refusal(["serve", "--game", "nlth", "--agents", "call", "--host", "192.0.2.1", "--port", "0", "--data", tmp_path / "data"])
     assert "cannot listen on 192.0.2.1:0" in line
+
+
+@pytest.mark.parametrize("seconds", ["inf", "nan", "-1", "0"])
+def test_plot_refuses_an_open_spiel_budget_that_is_not_a_positive_number(tmp_path, monkeypatch, seconds):
+    # inf ended in OverflowError (a traceback); nan, -1 and 0 ran open-spiel for nothing and
+    # blamed the store ("no exact exploitability recorded")
+    from gamesolve.plot import openspiel_curve
+
+    def reached(*args, **kwargs):
+        raise AssertionError("open-spiel ran")
+
+    monkeypatch.setattr(openspiel_curve, "openspiel_curve", reached)
+    assert CliRunner().invoke(cli, ["solve", "--game", "kuhn", "--iterations", "5", "--out", str(tmp_path / "kuhn")]).exit_code == 0
+    line = refusal(["plot", tmp_path / "kuhn", "--openspiel", "cfr", "--openspiel-seconds", seconds, "--out", tmp_path / "x.png"])
+    assert "--openspiel-seconds" in line
