@@ -3,8 +3,13 @@
     python benchmarks/bench_nlth_cards.py [--hands 1000000] [--seed 12345] [--reps 5] [--exhaustive]
 
 * Evaluator: the same seeded random 7-card hands for gamesolve (numba batch, one thread),
-  phevaluator's C function ``_pheval.evaluate_7cards`` (via ``itertools.starmap``) and eval7
-  (``evaluate(list[Card])``, cards converted before timing); best of --reps, with ratios.
+  phevaluator and eval7 (``evaluate(list[Card])``, cards converted before timing); best of
+  --reps, with ratios. phevaluator three ways, labelled: its Python binding
+  (``_pheval.evaluate_7cards`` called per hand from Python, via ``itertools.starmap``); its C
+  function ``evaluate_7cards`` (exported by the same shared library) called per hand from a
+  numba loop through ctypes; and the same C function called from a small C harness, written
+  and compiled with ``gcc -O2`` at run time into a temporary folder (it loads the library with
+  ``dlopen``; nothing compiled is kept). The last two measure the C evaluator itself.
 * Isomorphism: ``HandIndexer.index_batch`` and ``unindex_batch`` per round, for the board by
   street (2,3,1,1) and the board as one set (2,5), one thread.
 * --exhaustive: all 133,784,560 seven-card hands; category counts and distinct values checked
@@ -59,9 +64,19 @@ def bench_evaluator(hands: np.ndarray, reps: int) -> None:
         ph_reps = max(1, reps // 2)
         ph = best_rate(lambda: list(itertools.starmap(_pheval.evaluate_7cards, ids)), n, ph_reps)
         theirs = np.array(list(itertools.starmap(_pheval.evaluate_7cards, ids)))
-        rows.append(("phevaluator _pheval.evaluate_7cards (C, starmap)", ph))
+        rows.append(("phevaluator: Python binding, per hand (starmap)", ph))
         agree = bool(np.array_equal(values, 7463 - theirs))
         print(f"   agreement: value == 7463 - phevaluator on all {n:,} hands: {agree}")
+        c_loop = phevaluator_from_numba(_pheval.__file__)
+        c_loop(hands[:10])
+        rows.append(("phevaluator: C evaluate_7cards from numba (ctypes)", best_rate(lambda: c_loop(hands), n, reps)))
+        agree = bool(np.array_equal(values, 7463 - c_loop(hands)))
+        print(f"   agreement (C function from numba): {agree}")
+        harness = phevaluator_c_harness(_pheval.__file__, hands, reps)
+        if harness is not None:
+            rate, total = harness
+            rows.append(("phevaluator: C evaluate_7cards from a C loop (gcc -O2)", rate))
+            print(f"   agreement (C harness, sum of values): {total == int(theirs.sum())}")
     except ImportError:
         print("   phevaluator not installed")
     try:
@@ -76,6 +91,87 @@ def bench_evaluator(hands: np.ndarray, reps: int) -> None:
     for name, rate in rows:
         print(f"   {name:<52} {fmt(rate)}   gamesolve / this = {ours / rate:7.1f}x")
     print(f"   {'gamesolve evaluate_batch_parallel (prange, all threads)':<52} {fmt(ours_par)}")
+
+
+def phevaluator_from_numba(library: str):
+    """A numba loop calling phevaluator's C ``evaluate_7cards`` per hand through ctypes (the
+    compiled loop calls the C function directly: no Python per hand)."""
+    import ctypes
+
+    import numba
+
+    lib = ctypes.CDLL(library)
+    evaluate = lib.evaluate_7cards
+    evaluate.argtypes = [ctypes.c_int] * 7
+    evaluate.restype = ctypes.c_int
+
+    @numba.njit(nogil=True)
+    def loop(hands):
+        out = np.empty(hands.shape[0], dtype=np.int32)
+        for i in range(hands.shape[0]):
+            h = hands[i]
+            out[i] = evaluate(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
+        return out
+
+    return loop
+
+
+C_HARNESS = r"""
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+typedef int (*eval7)(int, int, int, int, int, int, int);
+int main(int argc, char **argv) {  /* LIBRARY HANDS_FILE N REPS */
+    /* lazily: the binding's calls into libpython are never made, only evaluate_7cards is */
+    void *lib = dlopen(argv[1], RTLD_LAZY);
+    if (!lib) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+    eval7 evaluate = (eval7)dlsym(lib, "evaluate_7cards");
+    long n = atol(argv[3]), reps = atol(argv[4]);
+    unsigned char *h = malloc(7 * n);
+    FILE *f = fopen(argv[2], "rb");
+    if (!f || fread(h, 7, n, f) != (size_t)n) return 1;
+    double best = 1e30; long long total = 0;
+    for (long r = 0; r < reps; r++) {
+        struct timespec t0, t1; long long sum = 0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (long i = 0; i < n; i++) {
+            const unsigned char *c = h + 7 * i;
+            sum += evaluate(c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double s = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+        if (s < best) best = s;
+        total = sum;
+    }
+    printf("%.6f %lld\n", best, total);
+    return 0;
+}
+"""
+
+
+def phevaluator_c_harness(library: str, hands: np.ndarray, reps: int) -> tuple[float, int] | None:
+    """(hands per second, sum of the values) of phevaluator's C ``evaluate_7cards`` called in a
+    C loop: the harness is compiled with gcc at run time in a temporary folder (None without gcc)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("gcc") is None:
+        print("   gcc not found: no C harness")
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        source, binary, data = os.path.join(tmp, "h.c"), os.path.join(tmp, "h"), os.path.join(tmp, "hands.bin")
+        with open(source, "w") as f:
+            f.write(C_HARNESS)
+        subprocess.run(["gcc", "-O2", "-o", binary, source, "-ldl"], check=True)
+        hands.astype(np.uint8).tofile(data)
+        out = subprocess.run([binary, library, data, str(len(hands)), str(reps)], capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"   C harness failed: {out.stderr.strip()}")
+            return None
+        seconds, total = out.stdout.split()
+    return len(hands) / float(seconds), int(total)
 
 
 def bench_isomorphism(hands: np.ndarray, reps: int) -> None:

@@ -79,7 +79,7 @@ class GamesolveGroup(click.Group):
             click.echo(exc.format_message())
             sys.exit(0)
         except click.UsageError as exc:
-            click.echo(f"Error: {exc.format_message()}", err=True)
+            click.echo(f"Error: {one_line(exc.format_message())}", err=True)  # click may wrap ("Choose from:\n\t...")
             sys.exit(EXIT_STATUS)
         except click.ClickException as exc:
             exc.show()
@@ -746,12 +746,27 @@ def serve(ctx, game_name, agent_list, host, port, data_dir, seat, hands, seed, p
         raise InputError(str(exc)) from None
     if data_dir.exists() and not data_dir.is_dir():
         raise InputError(f"--data {data_dir} is not a folder")
+    _check_listen(host, port)  # uvicorn would log a bind failure over several lines and exit 1 or 3
     data_dir.mkdir(parents=True, exist_ok=True)
     config = ServerConfig(spec, data_dir.resolve(), seat=seat_no, seed=seed, hands=hands, max_tables=max_tables, workers=workers)
     app = create_app(config, plugin_host_)
     click.echo(f"gamesolve: {game.describe()} against {', '.join(texts)}; hand histories in {config.data_dir}")
     click.echo(f"gamesolve: open http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
     uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=65536)
+
+
+def _check_listen(host: str, port: int) -> None:
+    """That the server can listen on ``host``:``port`` (a name that resolves, an address of
+    this machine, a free port): bound once and released, else one :class:`InputError` line."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            probe.bind(address)
+    except OSError as exc:  # socket.gaierror included
+        raise InputError(f"cannot listen on {host or repr(host)}:{port}: {exc.strerror or one_line(exc)}") from None
 
 
 @cli.group()

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from gamesolve.cli_params import POSITIVE_FLOAT
+
 KINDS = ("auto", "exploitability", "training", "match", "strategy")
 
 
@@ -19,7 +21,7 @@ KINDS = ("auto", "exploitability", "training", "match", "strategy")
                    "for files, exploitability for stores that recorded it, else training.")
 @click.option("--openspiel", "openspiel_algo", type=click.Choice(("cfr", "cfr+", "mccfr")), default=None,
               help="Add open-spiel's curve for the stores' game (exploitability figures; needs open-spiel).")
-@click.option("--openspiel-seconds", type=float, default=60.0, show_default=True,
+@click.option("--openspiel-seconds", type=POSITIVE_FLOAT, default=60.0, show_default=True,
               help="Solver-time budget of the open-spiel run.")
 @click.option("--title", default=None, help="Figure title.")
 @click.pass_context

@@ -248,22 +248,33 @@ def no_fetch() -> K.Fetch:
                    undo_kind=np.zeros((0, 0), dtype=np.uint8), undo_owner=np.zeros((0, 0), dtype=np.int64), undo_n=empty, deferred=np.zeros(0, dtype=np.uint8))  # fmt: skip
 
 
-def headroom(max_row: int) -> tuple[int, int]:
-    """(refill_below, reservoir) for rows of at most ``max_row`` entries. A thread stops for a
-    fresh reservoir only between iterations, so its reservoir must hold what one iteration
-    allocates: a fixed 1,024 entries is under two rows of the six-player ``small`` preset
-    (200 buckets x up to 6 actions), and 20M iterations dropped 49,307 row allocations (rows
-    that did not fit were skipped by that traversal) with the tables two-thirds empty."""
-    refill_below = max(REFILL_BELOW, ROWS_PER_ITERATION * max_row)
+def headroom(max_row: int, per_iteration: int = 0) -> tuple[int, int]:
+    """(refill_below, reservoir) for rows of at most ``max_row`` entries, where one iteration
+    allocates at most ``per_iteration`` entries (see :func:`iteration_allocation_bound`). A
+    thread stops for a fresh reservoir only between iterations, so its reservoir must hold what
+    one iteration allocates: a fixed 1,024 entries is under two rows of the six-player
+    ``small`` preset (200 buckets x up to 6 actions), and 20M iterations dropped 49,307 row
+    allocations (rows that did not fit were skipped by that traversal) with the tables
+    two-thirds empty. 64 of the largest rows were not always enough either: an iteration of
+    the six-player ``tiny`` preset may allocate 52,288 entries, 77 of its largest rows."""
+    refill_below = max(REFILL_BELOW, ROWS_PER_ITERATION * max_row, int(per_iteration))
     return refill_below, max(RESERVOIR, 16 * refill_below)
 
 
-def default_capacity(total: int, max_row: int, threads: int) -> int:
+def iteration_allocation_bound(form: FactoredGame, sizes: np.ndarray, first_round: np.ndarray) -> int:
+    """The most table entries one iteration on ``form`` can allocate (rows of ``sizes`` per
+    owner node, those of ``first_round`` allocated up front): the headroom a reservoir keeps."""
+    new_entries = np.where(first_round, 0, sizes).astype(np.int64)
+    return int(K.iteration_allocation_bound(form.node_kind, form.node_player, form.child_start, form.child_list,
+                                            form.row_owner, new_entries, form.num_players))  # fmt: skip
+
+
+def default_capacity(total: int, max_row: int, threads: int, per_iteration: int = 0) -> int:
     """Table entries that hold every row of ``total`` entries: a thread leaves the rest of its
     reservoir (fewer than ``refill_below`` entries) unused when it takes a fresh one, so each
     reservoir carries slack for it, counted with a row's more as a margin (``np.zeros`` maps
     pages lazily: slack costs memory only where used)."""
-    refill_below, reservoir = headroom(max_row)
+    refill_below, reservoir = headroom(max_row, per_iteration)
     waste = refill_below + max_row
     reservoirs = -(-total // (reservoir - waste)) + threads + 1
     return total + reservoirs * waste + (threads + 1) * reservoir
@@ -290,9 +301,10 @@ class MCCFRTrainer(ScheduledRun):
         self.round0_size = int(sizes[first_round].sum())
         total = int(sizes.sum())
         self._max_row = int(sizes.max(initial=1))
-        self._refill_below, self._reservoir = headroom(self._max_row)
+        self.per_iteration = iteration_allocation_bound(form, sizes, first_round)
+        self._refill_below, self._reservoir = headroom(self._max_row, self.per_iteration)
         if capacity is None:
-            capacity = default_capacity(total, self._max_row, self.threads)
+            capacity = default_capacity(total, self._max_row, self.threads, self.per_iteration)
         if capacity < self.round0_size:
             raise ValueError(f"capacity {capacity:,} cannot hold the first round's {self.round0_size:,} table entries")
         self.capacity = int(capacity)

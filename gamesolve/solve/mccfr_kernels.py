@@ -513,6 +513,36 @@ def quantised_snapshot(tree, regrets, node_offset, out, scratch):
 
 
 @njit(cache=True)
+def iteration_allocation_bound(node_kind, node_player, child_start, child_list, row_owner, new_entries, n_players):
+    """The most table entries one iteration can allocate: for each traverser, the rows of
+    every node it may reach that are not allocated at the start (``new_entries`` of each row
+    owner: 0 for rows allocated up front), exploring all of its own actions and one of
+    everyone else's and of chance (pruning only skips), summed over the traversers. Shared rows
+    are counted at each node: an upper bound. Preorder tree (parents before children)."""
+    n = child_start.shape[0] - 1
+    best = np.zeros(n, np.int64)
+    total = 0
+    for p in range(n_players):
+        for node in range(n - 1, -1, -1):
+            kind = node_kind[node]
+            if kind == TERMINAL:
+                best[node] = 0
+                continue
+            every, most = 0, 0
+            for k in range(child_start[node], child_start[node + 1]):
+                b = best[child_list[k]]
+                every += b
+                if b > most:
+                    most = b
+            if kind == DECISION:
+                best[node] = new_entries[row_owner[node]] + (every if node_player[node] == p else most)
+            else:
+                best[node] = most
+        total += best[0]
+    return total
+
+
+@njit(cache=True)
 def tree_depth(child_start, child_list):
     """Largest depth of a preorder tree (parents come before children)."""
     n = child_start.shape[0] - 1

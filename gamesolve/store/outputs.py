@@ -75,6 +75,8 @@ def claim_store(
     lose (default: yes); one that does not (killed before its first checkpoint) is reused
     without ``--force``. With ``resume`` the store must exist and be of this kind."""
     path = Path(path)
+    if path.name in ("", ".."):  # "", ".", "..", "/": a store is written beside its path and renamed into place
+        raise StoreError(f"{flag} {str(path) if str(path) != '.' else repr(str(path))} names no folder of its own; give the store a name, e.g. {flag} ./store")
     if path.exists() and not path.is_dir():
         raise StoreError(f"{flag} {path} is a file; give a folder path (a new one, or a store to --resume or --force)")
     if resume:

@@ -358,3 +358,45 @@ def test_the_strategy_store_reads_many_private_states_at_once(leduc2_poker, tmp_
         privates = np.arange(int(store.num_private[store.node_round[node]]))[::-1]
         expected = np.array([store.probabilities(int(node), int(k)) for k in privates])
         assert np.array_equal(store.probabilities_of(int(node), privates), expected)
+
+
+def _bound_by_recursion(form) -> int:
+    """iteration_allocation_bound's definition, walked recursively: per traverser, its own
+    actions all explored, one child elsewhere; rows not allocated up front; summed."""
+    import sys
+
+    from gamesolve.game.factored import DECISION, TERMINAL
+
+    sizes = form.row_sizes()
+    new = np.where((sizes > 0) & (form.node_round == 0), 0, sizes)
+    sys.setrecursionlimit(10_000)
+
+    def walk(node, p):
+        if form.node_kind[node] == TERMINAL:
+            return 0
+        below = [walk(c, p) for c in form.child_list[form.child_start[node]: form.child_start[node + 1]]]
+        if form.node_kind[node] != DECISION:
+            return max(below)
+        return int(new[form.row_owner[node]]) + (sum(below) if form.node_player[node] == p else max(below))
+
+    return sum(walk(0, p) for p in range(form.num_players))
+
+
+def test_the_iteration_allocation_bound_is_its_definition(leduc2_poker):
+    trainer = MCCFRTrainer(leduc2_poker, toy_config(), seed=0)
+    assert trainer.per_iteration == _bound_by_recursion(leduc2_poker) > 0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_no_iteration_allocates_more_table_entries_than_the_bound(players):
+    # Leduc: the second round's rows are allocated as play reaches them (Kuhn's all come up front)
+    trainer = MCCFRTrainer(leduc_form(LeducGame(players)), toy_config(), seed=0)
+    allocated = lambda: int(trainer.sizes[trainer.node_offset >= 0].sum())  # noqa: E731
+    grown = []
+    for _ in range(300):
+        before = allocated()
+        trainer._run_batch(1, prune_active=False)
+        trainer.counters.iteration += 1
+        grown.append(allocated() - before)
+    assert 0 < max(grown) <= trainer.per_iteration
+    assert trainer._refill_below >= trainer.per_iteration  # so a reservoir holds any one iteration
