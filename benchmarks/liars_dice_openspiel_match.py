@@ -2,7 +2,12 @@
 for the same wall time, in duplicate games (each deal played twice, seats swapped).
 
     python benchmarks/liars_dice_openspiel_match.py --store ld26 --minutes 30 [--dice 2 --sides 6]
-                                                    [--games 200000] [--seed 7]
+                                                    [--games 200000] [--seed 7] [--wait-for ld26.json]
+
+Side by side, one core each (open-spiel's solver has one thread), the same 30 minutes of wall time:
+
+    gamesolve solve --game liars_dice -p dice=2 --algo mccfr-p --minutes 30 --threads 1 --out ld26 --json > ld26.json &
+    python benchmarks/liars_dice_openspiel_match.py --store ld26 --minutes 30 --wait-for ld26.json 2>/dev/null
 
 The store is a ``gamesolve solve --game liars_dice -p dice=D -p sides=S --algo mccfr-p --out
 STORE`` run; its average strategy (the last checkpoint's tables) plays for gamesolve. Open-spiel's
@@ -20,6 +25,7 @@ import argparse
 import json
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 from gamesolve_liars_dice.game import LiarsDiceGame
@@ -98,15 +104,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200_000, help="duplicate pairs")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", dest="json_out", default=None)
+    parser.add_argument("--wait-for", default=None,
+                        help="a file gamesolve's run (started beside this one) writes its --json result to: "
+                             "read the store once it is complete")  # fmt: skip
     args = parser.parse_args()
 
     game = LiarsDiceGame(dice=args.dice, sides=args.sides)
-    form = factored_form(game, cache=FormCache())
-    offset, rows, counters = our_strategy(args.store, form)
-    bid_text = [f"{q}-{f}" for q, f in game.rules.bids]
-    labels = game.factored_contract().private_states(0)
-    dice_text = [label.replace(",", "") for label in labels]
-
     os_game = pyspiel.load_game(f"liars_dice(numdice={args.dice},dice_sides={args.sides})")
     solver = pyspiel.ExternalSamplingMCCFRSolver(os_game, seed=1, avg_type=pyspiel.MCCFRAverageType.SIMPLE)
     started, iterations = time.perf_counter(), 0
@@ -115,6 +118,15 @@ def main() -> None:
             solver.run_iteration()
         iterations += 10
     trained = time.perf_counter() - started
+    print(f"open-spiel ES-MCCFR: {iterations:,} iterations in {trained:,.0f} s", flush=True)
+    if args.wait_for:  # gamesolve's run, started beside this one, writes its result there when done
+        while not (Path(args.wait_for).is_file() and Path(args.wait_for).read_text().strip().endswith("}")):
+            time.sleep(10)
+    form = factored_form(game, cache=FormCache())
+    offset, rows, counters = our_strategy(args.store, form)
+    bid_text = [f"{q}-{f}" for q, f in game.rules.bids]
+    labels = game.factored_contract().private_states(0)
+    dice_text = [label.replace(",", "") for label in labels]
     theirs = Theirs(solver.average_policy(), pyspiel.SpielError)
     ours = Ours(form, offset, rows)
 
