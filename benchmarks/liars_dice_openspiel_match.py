@@ -2,12 +2,14 @@
 for the same wall time, in duplicate games (each deal played twice, seats swapped).
 
     python benchmarks/liars_dice_openspiel_match.py --store ld26 --minutes 30 [--dice 2 --sides 6]
-                                                    [--games 200000] [--seed 7] [--wait-for ld26.json]
+                                                    [--games 200000] [--seed 7]
 
-Side by side, one core each (open-spiel's solver has one thread), the same 30 minutes of wall time:
+One after the other, one thread each (open-spiel's solver has one), the same wall time:
 
-    gamesolve solve --game liars_dice -p dice=2 --algo mccfr-p --minutes 30 --threads 1 --out ld26 --json > ld26.json &
-    python benchmarks/liars_dice_openspiel_match.py --store ld26 --minutes 30 --wait-for ld26.json 2>/dev/null
+    gamesolve solve --game liars_dice -p dice=2 --algo mccfr-p --minutes 10 --threads 1 --out ld26 --json > ld26.json
+    python benchmarks/liars_dice_openspiel_match.py --store ld26 --minutes 10 2>/dev/null
+
+(Side by side they do not fit in 24 GB: open-spiel's tables grow by about 0.7 GB a minute.)
 
 The store is a ``gamesolve solve --game liars_dice -p dice=D -p sides=S --algo mccfr-p --out
 STORE`` run; its average strategy (the last checkpoint's tables) plays for gamesolve. Open-spiel's
@@ -25,23 +27,18 @@ import argparse
 import json
 import math
 import time
-from pathlib import Path
 
 import numpy as np
 from gamesolve_liars_dice.game import LiarsDiceGame
 
 from gamesolve.game.compile import factored_form
-from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
-from gamesolve.store import checkpoint as ckpt
+from gamesolve.solve.mccfr_solver import checkpoint_trainer
 from gamesolve.store.form_cache import FormCache
 
 
 def our_strategy(store: str, form):
-    """``(node_offset, rows)`` of the store's last checkpoint: its average strategy."""
-    meta = ckpt.read_meta(store)
-    arrays, state = ckpt.read_checkpoint(store)
-    trainer = MCCFRTrainer(form, MCCFRConfig.from_options(meta["config"], legacy=True), threads=1, seed=int(meta["seed"]))
-    trainer.load_state(arrays, state)
+    """``(node_offset, rows, counters)`` of the store's last checkpoint: its average strategy."""
+    trainer = checkpoint_trainer(store, form)
     return trainer.node_offset, trainer.average_rows(), trainer.counters
 
 
@@ -104,12 +101,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200_000, help="duplicate pairs")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", dest="json_out", default=None)
-    parser.add_argument("--wait-for", default=None,
-                        help="a file gamesolve's run (started beside this one) writes its --json result to: "
-                             "read the store once it is complete")  # fmt: skip
     args = parser.parse_args()
 
     game = LiarsDiceGame(dice=args.dice, sides=args.sides)
+    # Ours first, its training tables freed once its average strategy is read: open-spiel's
+    # tables grow by about 0.7 GB a minute on two dice of six sides, and both must fit.
+    form = factored_form(game, cache=FormCache())
+    offset, rows, counters = our_strategy(args.store, form)
+    bid_text = [f"{q}-{f}" for q, f in game.rules.bids]
+    labels = game.factored_contract().private_states(0)
+    dice_text = [label.replace(",", "") for label in labels]
+
     os_game = pyspiel.load_game(f"liars_dice(numdice={args.dice},dice_sides={args.sides})")
     solver = pyspiel.ExternalSamplingMCCFRSolver(os_game, seed=1, avg_type=pyspiel.MCCFRAverageType.SIMPLE)
     started, iterations = time.perf_counter(), 0
@@ -119,14 +121,6 @@ def main() -> None:
         iterations += 10
     trained = time.perf_counter() - started
     print(f"open-spiel ES-MCCFR: {iterations:,} iterations in {trained:,.0f} s", flush=True)
-    if args.wait_for:  # gamesolve's run, started beside this one, writes its result there when done
-        while not (Path(args.wait_for).is_file() and Path(args.wait_for).read_text().strip().endswith("}")):
-            time.sleep(10)
-    form = factored_form(game, cache=FormCache())
-    offset, rows, counters = our_strategy(args.store, form)
-    bid_text = [f"{q}-{f}" for q, f in game.rules.bids]
-    labels = game.factored_contract().private_states(0)
-    dice_text = [label.replace(",", "") for label in labels]
     theirs = Theirs(solver.average_policy(), pyspiel.SpielError)
     ours = Ours(form, offset, rows)
 

@@ -487,6 +487,8 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
     game_name, given = game_name_and_params(game_name, parse_params(params))
     try:
         host.game_spec(game_name)
+        if _training_store_without_policy(store_path):  # a game too big for a policy store
+            return _training_exploitability(host, game_name, given, players, store_path, policy, search, as_json)
         store = read_policy(store_path)
     except (RegistryError, StoreError, UserError) as exc:
         raise InputError(one_line(exc)) from None
@@ -524,6 +526,56 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
         **searched,
         **evaluation_fields(evaluation),
     }
+    emit(result, as_json, summary_lines(result))
+
+
+def _training_store_without_policy(path: Path) -> bool:
+    """An MCCFR checkpoint store with no policy store inside (its game has too many histories
+    for one): evaluated over the factored form instead."""
+    from gamesolve.store import checkpoint as ckpt
+    from gamesolve.store.integrity import read_json
+
+    attributes = (read_json(path / "zarr.json") or {}).get("attributes") or {} if path.is_dir() else {}
+    return isinstance(attributes, dict) and attributes.get("format") == ckpt.FORMAT and not (path / "policy").is_dir()
+
+
+def _training_exploitability(host, game_name, given, players, store_path, policy, search, as_json):
+    """``exploitability`` of an MCCFR store's last checkpoint by the vector best response over
+    the game's factored form (gamesolve/evaluate/vector_best_response.py)."""
+    from gamesolve.evaluate.vector_best_response import vector_evaluator
+    from gamesolve.game.compile import factored_form
+    from gamesolve.progress import BarProgress
+    from gamesolve.solve.mccfr_solver import checkpoint_trainer
+    from gamesolve.store import checkpoint as ckpt
+    from gamesolve.store.form_cache import FormCache
+
+    if search:
+        raise InputError(f"{store_path} holds an MCCFR run of a game too big for a policy store; --search needs a policy store")
+    meta = ckpt.read_meta(store_path)
+    if meta["game"] != game_name:
+        raise InputError(f"{store_path} holds a run of {meta['game']}, not {game_name}")
+    stored = {k: str(v) for k, v in (meta.get("game_params") or meta["params"]).items() if k != "players"}
+    players, given = merge_players(players, given)
+    stored.update(given)
+    _, game = make_game(host, game_name, players or (meta.get("game_params") or {}).get("players"), stored)
+    options = {"preset": meta["preset"]} if meta.get("preset") else {}
+    with BarProgress(quiet=as_json) as progress:
+        form = factored_form(game, host.pm, progress, options, cache=FormCache())
+        if dict(form.params) != meta["params"]:
+            raise InputError(f"{store_path} holds a run of {meta['game']} {meta['params']}, not {dict(form.params)}")
+        evaluate = vector_evaluator(form, game)
+        if evaluate is None:
+            raise InputError(f"{game.describe()}: no exact evaluation over its factored form (it needs listed deals and "
+                             f"fixed or table terminals); its run keeps no policy store to evaluate instead")  # fmt: skip
+        trainer = checkpoint_trainer(store_path, form)
+        progress.note(f"best response over {form.num_nodes:,} public nodes x {len(form.deals.listed.prob):,} deals")
+        rows = trainer.average_rows() if policy == "average" else trainer.current_rows()
+        fields = evaluate(trainer.node_offset, rows)
+    result = {
+        "game": game.name, "params": dict(game.params), "players": game.num_players, "algo": meta.get("algo"),
+        "iterations": trainer.counters.iteration, "seconds": trainer.counters.elapsed, "policy": policy,
+        "store": str(store_path), **fields,
+    }  # fmt: skip
     emit(result, as_json, summary_lines(result))
 
 

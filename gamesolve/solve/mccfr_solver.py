@@ -174,6 +174,19 @@ def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dic
             trainer.close()
 
 
+def checkpoint_trainer(path, form, threads: int = 1) -> MCCFRTrainer:
+    """A trainer holding the last checkpoint of the MCCFR store at ``path``, whose run trained
+    on ``form`` (its strategy: ``average_rows()``, ``current_rows()``)."""
+    meta = ckpt.read_meta(path)
+    if is_sharded(path):
+        raise StoreError(f"{path} was trained on a Ray cluster; read it with --ray, or continue it there")
+    arrays, state = ckpt.read_checkpoint(path)
+    trainer = MCCFRTrainer(form, MCCFRConfig.from_options(meta["config"], legacy=True), threads=threads, seed=int(meta["seed"]))
+    trainer.load_state(arrays, state)
+    trainer.snapshot_sink = ckpt.SnapshotSink(path)  # snapshots a long run kept on disk
+    return trainer
+
+
 def _ray_trainer(request: SolveRequest, tree, config: MCCFRConfig, seed: int, progress: Progress, resume: bool):
     """The head of a run on a Ray cluster (docs/distributed.md)."""
     from gamesolve.solve.distributed import RayTrainer, WorkerSpec
