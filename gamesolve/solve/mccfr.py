@@ -441,7 +441,10 @@ class MCCFRTrainer(ScheduledRun):
 
     def discount(self, d: float) -> None:
         """Linear CFR discount: regrets and averages times ``d`` (Algorithm 1, lines 20-25)."""
-        K.discount(self.regrets, self.used, self.phi, self.avg, d)
+        # phi holds nothing unless the average is the paper's: its pages (every first-round
+        # entry: the whole table of a one-round game) stay unmapped.
+        phi = self.phi if self.config.average == "pluribus" else self.phi[:0]
+        K.discount(self.regrets, self.used, phi, self.avg, d)
 
     def update_strategy(self) -> None:
         """UPDATE-STRATEGY for every player, each on a fresh deal (a stream of its own)."""
@@ -508,7 +511,8 @@ class MCCFRTrainer(ScheduledRun):
         self.used = u
         tb.regrets[:u] = arrays["regrets"]
         tb.node_offset[:] = arrays["node_offset"]
-        tb.phi[:] = arrays["phi"]
+        if self.config.average == "pluribus":  # (else zeros, and its pages stay unmapped)
+            tb.phi[:] = arrays["phi"]
         self.update_rng[:] = arrays["update_rng"]
         if "avg" in arrays and len(tb.avg):
             tb.avg[:u] = arrays["avg"]
