@@ -29,11 +29,11 @@ from gamesolve.game.factored import DECISION, FIXED, TABLE, TERMINAL, FactoredGa
 
 @njit(cache=True, nogil=True)
 def _walk(kind, player, node_round, level, child_start, child_list, edge_label, row_owner, term_kind, payoff,
-          term_row, table, private, public, prob, n_private, node_offset, rows, responder):  # fmt: skip
-    """Every player's expected payoff (float[P]) when ``responder`` (-1: nobody) best-responds
-    and everyone else plays ``rows``. An explicit stack, one level per depth of the tree."""
+          term_row, table, private, public, prob, n_private, node_offset, rows, responder, payee):  # fmt: skip
+    """``payee``'s expected payoff when ``responder`` (-1: nobody; else ``payee`` itself)
+    best-responds and everyone else plays ``rows``. An explicit stack, one level per depth of
+    the tree, each level a vector over the deals."""
     n_deals = prob.shape[0]
-    n_players = payoff.shape[1]
     depth_max = 1
     # The deepest path bounds the stack: a node's depth is its parent's plus one.
     depth = np.zeros(kind.shape[0], dtype=np.int32)
@@ -43,7 +43,7 @@ def _walk(kind, player, node_round, level, child_start, child_list, edge_label, 
             if depth[n] + 2 > depth_max:
                 depth_max = depth[n] + 2
     reach = np.zeros((depth_max, n_deals))
-    value = np.zeros((depth_max, n_deals, n_players))
+    value = np.zeros((depth_max, n_deals))
     best = np.full((depth_max, n_private), -np.inf)
     score = np.zeros(n_private)
     node_at = np.zeros(depth_max, dtype=np.int64)
@@ -54,14 +54,14 @@ def _walk(kind, player, node_round, level, child_start, child_list, edge_label, 
     top = 0
     while top >= 0:
         n = node_at[top]
-        if kind[n] == 2:  # TERMINAL
-            for d in range(n_deals):
-                r = reach[top, d]
-                for p in range(n_players):
-                    if term_kind[n] == 0:  # FIXED
-                        value[top, d, p] = r * payoff[n, p]
-                    else:  # TABLE
-                        value[top, d, p] = r * table[d, term_row[n], p]
+        if kind[n] == 2:  # TERMINAL: the reach-weighted payoff
+            if term_kind[n] == 0:  # FIXED
+                for d in range(n_deals):
+                    value[top, d] = reach[top, d] * payoff[n, payee]
+            else:  # TABLE
+                row = term_row[n]
+                for d in range(n_deals):
+                    value[top, d] = reach[top, d] * table[d, row, payee]
         elif next_k[top] < child_start[n + 1]:
             k = next_k[top]
             next_k[top] += 1
@@ -77,35 +77,28 @@ def _walk(kind, player, node_round, level, child_start, child_list, edge_label, 
                             alive = True
                     else:
                         reach[top + 1, d] = 0.0
+            elif player[n] == responder:  # the responder tries every action
+                for d in range(n_deals):
+                    reach[top + 1, d] = reach[top, d]
+                alive = True
             else:
                 q = player[n]
-                if q == responder:
-                    for d in range(n_deals):
-                        reach[top + 1, d] = reach[top, d]
-                    alive = True  # the responder tries every action
-                else:
-                    owner = row_owner[n]
-                    n_act = child_start[n + 1] - child_start[n]
-                    off = node_offset[owner]
-                    rd = node_round[n]
-                    for d in range(n_deals):
-                        if reach[top, d] == 0.0:
-                            reach[top + 1, d] = 0.0
-                            continue
-                        if off < 0:
-                            w = 1.0 / n_act
-                        else:
-                            w = rows[off + private[d, q, rd] * n_act + a]
-                        reach[top + 1, d] = reach[top, d] * w
-                        if w > 0:
-                            alive = True
-            if alive or (kind[n] == 0 and player[n] == responder):
+                n_act = child_start[n + 1] - child_start[n]
+                off = node_offset[row_owner[n]]
+                rd = node_round[n]
+                for d in range(n_deals):
+                    if reach[top, d] == 0.0:
+                        reach[top + 1, d] = 0.0
+                        continue
+                    w = 1.0 / n_act if off < 0 else rows[off + private[d, q, rd] * n_act + a]
+                    reach[top + 1, d] = reach[top, d] * w
+                    if w > 0:
+                        alive = True
+            if alive:  # (a child no deal reaches is worth nothing: skipped)
                 top += 1
                 node_at[top] = c
                 next_k[top] = child_start[c]
-                for d in range(n_deals):
-                    for p in range(n_players):
-                        value[top, d, p] = 0.0
+                value[top, :] = 0.0
                 if kind[c] == 0 and player[c] == responder:
                     best[top, :] = -np.inf
             continue
@@ -114,28 +107,26 @@ def _walk(kind, player, node_round, level, child_start, child_list, edge_label, 
             break
         parent = node_at[top - 1]
         if kind[parent] == 0 and player[parent] == responder:
+            # Per information set (the responder's private state), the action whose deals'
+            # values sum highest: those values carry the others' reach already.
             rd = node_round[parent]
             score[:] = 0.0
             for d in range(n_deals):
-                score[private[d, responder, rd]] += value[top, d, responder]
+                score[private[d, responder, rd]] += value[top, d]
             for d in range(n_deals):
-                s = private[d, responder, rd]
-                if score[s] > best[top - 1, s]:
-                    for p in range(n_players):
-                        value[top - 1, d, p] = value[top, d, p]
-            for s in range(score.shape[0]):
+                if score[private[d, responder, rd]] > best[top - 1, private[d, responder, rd]]:
+                    value[top - 1, d] = value[top, d]
+            for s in range(n_private):
                 if score[s] > best[top - 1, s]:
                     best[top - 1, s] = score[s]
         else:
             for d in range(n_deals):
-                for p in range(n_players):
-                    value[top - 1, d, p] += value[top, d, p]
+                value[top - 1, d] += value[top, d]
         top -= 1
-    out = np.zeros(n_players)
+    total = 0.0
     for d in range(n_deals):
-        for p in range(n_players):
-            out[p] += value[0, d, p]
-    return out
+        total += value[0, d]
+    return total
 
 
 @attrs.frozen
@@ -173,8 +164,7 @@ def _floats(rows) -> np.ndarray:
 def evaluate_rows(form: FactoredGame, node_offset: np.ndarray, rows: np.ndarray, zero_sum: bool = False) -> VectorEvaluation:
     """Values, best responses and NashConv of the strategy ``rows`` (table layout: row
     ``(node, s)`` at ``node_offset[node] + s * actions``; offset -1 plays uniformly).
-    ``zero_sum``: payoffs sum to zero, so every value under the strategy is not needed
-    (NashConv is then the sum of the best responses)."""
+    ``zero_sum``: payoffs sum to zero (two players: the second's value is minus the first's)."""
     check_supported(form)
     listed = form.deals.listed
     terminals = form.terminal_arrays()
@@ -185,13 +175,16 @@ def evaluate_rows(form: FactoredGame, node_offset: np.ndarray, rows: np.ndarray,
         listed.prob, int(form.num_private.max()), np.asarray(node_offset, dtype=np.int64), _floats(rows),
     )  # fmt: skip
     n = form.num_players
-    responders = list(range(n)) + ([] if zero_sum else [-1])
-    # The walks are independent (one per responder, one with nobody responding) and release
-    # the GIL: side by side on the machine's cores.
-    with ThreadPoolExecutor(max_workers=max(1, min(len(responders), os.cpu_count() or 1))) as pool:
-        walks = list(pool.map(lambda r: _walk(*args, r), responders))
-    best = np.array([walks[p][p] for p in range(n)])
-    values = np.zeros(n) if zero_sum else walks[-1]
+    # One walk per best response and, unless the game is zero-sum with two players (whose
+    # values are then v and -v), one per player's value: independent, released from the GIL,
+    # side by side on the machine's cores.
+    walks = [(p, p) for p in range(n)] + [(-1, p) for p in range(1 if zero_sum and n == 2 else n)]
+    with ThreadPoolExecutor(max_workers=max(1, min(len(walks), os.cpu_count() or 1))) as pool:
+        totals = list(pool.map(lambda w: _walk(*args, *w), walks))
+    best = np.array(totals[:n])
+    values = np.array(totals[n:])
+    if len(values) < n:
+        values = np.array([values[0], -values[0]])
     return VectorEvaluation(values=values, best_response=best, nash_conv=float(best.sum() - values.sum()))
 
 
@@ -204,8 +197,10 @@ def vector_evaluator(form: FactoredGame, game=None):
     except FormError:
         return None
 
+    zero_sum = bool(getattr(game, "zero_sum", False))
+
     def evaluate(node_offset: np.ndarray, rows: np.ndarray) -> dict:
-        ev = evaluate_rows(form, node_offset, rows)
+        ev = evaluate_rows(form, node_offset, rows, zero_sum=zero_sum)
         return {"nash_conv": ev.nash_conv, "game_value": float(ev.values[0]), "exploitability": ev.exploitability,
                 "values": ev.values.tolist(), "evaluation": "vector best response over the factored form"}  # fmt: skip
 

@@ -158,3 +158,11 @@ def test_deal_probabilities_that_do_not_sum_to_one_are_refused():
 def test_terminal_values_of_the_wrong_shape_are_refused():
     with pytest.raises(FormError, match=r"shape \(3,\)"):
         compile_contract(_Broken(), "broken", {})
+
+
+def test_a_zero_sum_evaluation_gives_the_same_figures_with_one_walk_less():
+    form = _contract(LeducGame(2))
+    offset, rows = _random_rows(form, seed=2)
+    full, short = evaluate_rows(form, offset, rows), evaluate_rows(form, offset, rows, zero_sum=True)
+    assert short.nash_conv == pytest.approx(full.nash_conv, abs=1e-12)
+    assert np.allclose(short.values, full.values, atol=1e-12)
