@@ -19,14 +19,13 @@ from array import array
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
-
 from gamesolve.game.deals import ListedDeals
 from gamesolve.game.factored import (
     CHANCE, DECISION, FIXED, SMALL_GAME_MCCFR_DEFAULTS, TABLE, TERMINAL, FactoredGame, FormError,
 )  # fmt: skip
 from gamesolve.game.factored_compiler import REPORT_EVERY, _regret_scale
 from gamesolve.game.factored_contract import FactoredContract
+from gamesolve.game.settled import settle
 from gamesolve.game.state import CHANCE as CHANCE_PLAYER
 from gamesolve.game.state import TERMINAL as TERMINAL_PLAYER
 
@@ -312,48 +311,13 @@ def _edge_classes(raw: np.ndarray, edge_label: np.ndarray, class_ids: dict[str, 
     return remap[raw], names
 
 
-@njit(cache=True)
-def _settled_kernel(kind, player, child_start, child_list, term_kind, payoff, term_row, row_lo, row_hi):
-    """``settled[n, p]``: no decision of p below n and one payoff whatever happens (as
-    :func:`gamesolve.game.factored_compiler._assemble` defines it), bottom-up over preorder."""
-    n, players = payoff.shape
-    acts = np.zeros((n, players), dtype=np.bool_)
-    lo = np.full((n, players), np.inf)
-    hi = np.full((n, players), -np.inf)
-    for node in range(n - 1, -1, -1):
-        if kind[node] == 2:  # TERMINAL
-            for p in range(players):
-                if term_kind[node] == 0:  # FIXED
-                    lo[node, p] = payoff[node, p]
-                    hi[node, p] = payoff[node, p]
-                else:
-                    lo[node, p] = row_lo[term_row[node], p]
-                    hi[node, p] = row_hi[term_row[node], p]
-            continue
-        if kind[node] == 0:  # DECISION
-            acts[node, player[node]] = True
-        for k in range(child_start[node], child_start[node + 1]):
-            c = child_list[k]
-            for p in range(players):
-                acts[node, p] |= acts[c, p]
-                lo[node, p] = min(lo[node, p], lo[c, p])
-                hi[node, p] = max(hi[node, p], hi[c, p])
-    settled = np.zeros((n, players), dtype=np.bool_)
-    value = np.zeros((n, players))
-    for node in range(n):
-        if kind[node] != 2:
-            for p in range(players):
-                if not acts[node, p] and lo[node, p] == hi[node, p]:
-                    settled[node, p] = True
-                    value[node, p] = lo[node, p]
-    return settled, value
-
-
 def _settled(kind, player, child_start, child_list, term_kind, payoff, term_row, row_lo, row_hi):
-    rows = max(len(row_lo), 1)
-    lo = row_lo if len(row_lo) else np.zeros((rows, payoff.shape[1]))
-    hi = row_hi if len(row_hi) else np.zeros((rows, payoff.shape[1]))
-    return _settled_kernel(kind, player, child_start, child_list, term_kind, payoff, term_row, lo, hi)
+    """``settled``/``settled_value`` (gamesolve/game/settled.py) from the terminals' payoffs:
+    FIXED ones, and each TABLE row's lowest and highest over the deals that reach it."""
+    lowest, highest = payoff.copy(), payoff.copy()
+    table = term_kind == TABLE
+    lowest[table], highest[table] = row_lo[term_row[table]], row_hi[term_row[table]]
+    return settle(kind, player, child_start, child_list, lowest, highest)
 
 
 def _key_maps(contract, labels, keys, kind, player, private0, prob0):

@@ -34,6 +34,7 @@ import numpy as np
 
 from gamesolve.game.deals import ListedDeals
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, SMALL_GAME_MCCFR_DEFAULTS, TABLE, TERMINAL, FactoredGame, FormError
+from gamesolve.game.settled import settle
 from gamesolve.game.state import CHANCE as CHANCE_PLAYER
 from gamesolve.game.state import TERMINAL as TERMINAL_PLAYER
 from gamesolve.game.state import Game, State
@@ -280,17 +281,7 @@ def _assemble(game, kinds, players, levels, keys, children, labels, classes, own
     np.cumsum([len(c) for c in children], out=child_start[1:])
     child_list = np.array([c for cs in children for c in cs], dtype=np.int32)
     player = np.array(players, dtype=np.int32)
-    # Settled: no decision left below and the same payoff whatever happens.
-    acts = np.zeros((n, n_players), dtype=bool)
-    for node in range(n - 1, -1, -1):
-        if kind[node] == DECISION:
-            acts[node, player[node]] = True
-        for c in children[node]:
-            acts[node] |= acts[c]
-            lowest[node] = np.minimum(lowest[node], lowest[c])
-            highest[node] = np.maximum(highest[node], highest[c])
-    settled = ~acts & (lowest == highest) & (kind[:, None] != TERMINAL)
-    settled_value = np.where(settled, lowest, 0.0)
+    settled, settled_value = settle(kind, player, child_start, child_list, lowest, highest)
 
     # Classes in the order of the actions that carry them (poker: fold, call, raise).
     flat_classes = [c for cs in classes for c in cs]

@@ -32,6 +32,7 @@ def test_a_first_signal_is_deferred_until_checked():
 def test_a_second_ctrl_c_stops_at_once():
     with DeferredStop() as stop:
         os.kill(os.getpid(), signal.SIGINT)
+        assert stop.requested == signal.SIGINT
         with pytest.raises(KeyboardInterrupt) as caught:
             os.kill(os.getpid(), signal.SIGINT)
         assert not isinstance(caught.value, StopRequested)
