@@ -27,7 +27,8 @@ def compiled_tree(game: Game, pm=None, progress=None) -> ExplicitTree:
 def factored_form(game: Game, pm=None, progress=None, options: dict[str, Any] | None = None,
                   lossless: bool = False, cache=None) -> FactoredGame:  # fmt: skip
     """The factored form of ``game``: a plugin's (``gamesolve_compile_game(form="factored")``,
-    e.g. an abstraction preset) if one answers, else the generic compiler's. ``lossless``
+    e.g. an abstraction preset) if one answers, else its factored contract's
+    (``Game.factored_contract``), else the generic compiler's. ``lossless``
     asks for a form whose information sets are the game's own (search, exact checks): a
     plugin form that abstracts is then passed over. ``cache`` (e.g.
     :class:`gamesolve.store.form_cache.FormCache`) keeps compiled factored contracts."""

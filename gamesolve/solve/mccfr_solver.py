@@ -179,7 +179,7 @@ def checkpoint_trainer(path, form, threads: int = 1) -> MCCFRTrainer:
     on ``form`` (its strategy: ``average_rows()``, ``current_rows()``)."""
     meta = ckpt.read_meta(path)
     if is_sharded(path):
-        raise StoreError(f"{path} was trained on a Ray cluster; read it with --ray, or continue it there")
+        raise StoreError(f"{path} was trained on a Ray cluster (its tables are in shard parts); it cannot be read here")
     arrays, state = ckpt.read_checkpoint(path)
     trainer = MCCFRTrainer(form, MCCFRConfig.from_options(meta["config"], legacy=True), threads=threads, seed=int(meta["seed"]))
     trainer.load_state(arrays, state)
