@@ -36,6 +36,7 @@ Design (docs/distributed.md):
 
 from __future__ import annotations
 
+import io
 import os
 import resource
 import time
@@ -71,6 +72,30 @@ class WorkerSpec:
     cache_rows: int = 0  # > 0: each worker holds a cache of at most this many rows instead of a replica (row_cache.py)
 
 
+FORM_SENT_BELOW = 64 << 20  # bytes: forms smaller than this pickled are sent to the workers
+
+
+def pickled_below(value, limit: int) -> bytes | None:
+    """``value`` pickled (cloudpickle, as Ray pickles), or None if that takes ``limit``
+    bytes or more (it stops pickling there) or it does not pickle. (Not sent through Ray's
+    object store: arrays read from it are read-only, and the kernels compiled for
+    writable ones would be compiled again, for half a minute.)"""
+    from ray import cloudpickle  # (only called with Ray running)
+
+    class Bounded(io.BytesIO):
+        def write(self, data) -> int:
+            if self.tell() + len(memoryview(data).cast("B")) >= limit:
+                raise OverflowError
+            return super().write(data)
+
+    out = Bounded()
+    try:
+        cloudpickle.dump(value, out)
+    except Exception:  # noqa: BLE001 - too large, or does not pickle: the workers build it
+        return None
+    return out.getvalue()
+
+
 def next_round(n: int, wall: float, training: float, workers: int, seconds: float = 3.0) -> int:
     """The iterations of the next round after one of ``n`` iterations that took ``wall``
     seconds at the head, ``training`` of them in the workers' kernels (their mean): rounds
@@ -100,9 +125,14 @@ class MCCFRWorker:
     :class:`~gamesolve.solve.row_cache.RowCache` of them), and shard ``index`` of ``count``
     of the authoritative tables. (Wrapped with ``ray.remote`` by :class:`RayTrainer`.)"""
 
-    def __init__(self, spec: WorkerSpec):
+    def __init__(self, spec: WorkerSpec, form: bytes | None = None):
         self.spec = spec
-        self.form = build_form(spec)
+        if form is None:
+            self.form = build_form(spec)
+        else:  # a small game's form, pickled by the head (unpickled here: arrays of its own, writable, as the cached kernels expect)
+            from ray import cloudpickle
+
+            self.form = cloudpickle.loads(form)
         self.config = MCCFRConfig.from_options(spec.config, legacy=True)
         sizes = self.form.row_sizes()
         self.round0 = np.flatnonzero((sizes > 0) & (self.form.node_round == 0))
@@ -360,6 +390,10 @@ class RayTrainer(ScheduledRun):
         self._last_round = (0, 0.0, 0.0)  # iterations, wall and kernel seconds of the last round
         started = time.perf_counter()
         self.ray = connect(address, cpus=workers * spec.threads)
+        # A small game's form travels to the workers (a worker that builds it loads every
+        # plugin first: about 1 s of a Leduc run's start); a large one (a card abstraction)
+        # is built by each worker from the shared caches, as the docs say.
+        self._form_ref = pickled_below(form, FORM_SENT_BELOW)
         self._actor = self.ray.remote(num_cpus=spec.threads, max_restarts=0)(MCCFRWorker)
         self.workers = self._start(workers)
         if len(self.workers) < workers:
@@ -375,7 +409,8 @@ class RayTrainer(ScheduledRun):
         cluster cannot place within ``timeout`` is not."""
         ready: list = []
         for _ in range(attempts):
-            actors = [self._actor.options(scheduling_strategy="SPREAD").remote(self.spec) for _ in range(count - len(ready))]
+            actors = [self._actor.options(scheduling_strategy="SPREAD").remote(self.spec, self._form_ref)
+                      for _ in range(count - len(ready))]  # fmt: skip
             placed = True
             for actor in actors:
                 try:
