@@ -348,7 +348,7 @@ class RayTrainer(ScheduledRun):
 
     def __init__(self, form, config: MCCFRConfig, spec: WorkerSpec, workers: int, *, address: str = "local",
                  out: Path | None = None, resume: bool = False, note=lambda message: None):  # fmt: skip
-        from gamesolve.ray_cluster import connect
+        from gamesolve.ray_cluster import connect, require_ray
 
         if spec.cache_rows:
             check_limit(form, spec.cache_rows)
@@ -389,6 +389,7 @@ class RayTrainer(ScheduledRun):
         self._round_training = 0.0  # the kernel seconds of the round in progress
         self._last_round = (0, 0.0, 0.0)  # iterations, wall and kernel seconds of the last round
         started = time.perf_counter()
+        self._local = address == "local" and not require_ray().is_initialized()
         self.ray = connect(address, cpus=workers * spec.threads)
         # A small game's form travels to the workers (a worker that builds it loads every
         # plugin first: about 1 s of a Leduc run's start); a large one (a card abstraction)
@@ -679,4 +680,6 @@ class RayTrainer(ScheduledRun):
         for w in self.workers:
             self.ray.kill(w, no_restart=True)
         self.workers = []
+        if self._local:  # the private Ray this run started: stopped now rather than at exit (Ray's exit hook sleeps 0.5 s first)
+            self.ray.shutdown()
 
