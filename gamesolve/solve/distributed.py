@@ -394,7 +394,7 @@ class RayTrainer(ScheduledRun):
         # A small game's form travels to the workers (a worker that builds it loads every
         # plugin first: about 1 s of a Leduc run's start); a large one (a card abstraction)
         # is built by each worker from the shared caches, as the docs say.
-        self._form_ref = pickled_below(form, FORM_SENT_BELOW)
+        self._form_pickled = pickled_below(form, FORM_SENT_BELOW)
         self._actor = self.ray.remote(num_cpus=spec.threads, max_restarts=0)(MCCFRWorker)
         self.workers = self._start(workers)
         if len(self.workers) < workers:
@@ -410,7 +410,7 @@ class RayTrainer(ScheduledRun):
         cluster cannot place within ``timeout`` is not."""
         ready: list = []
         for _ in range(attempts):
-            actors = [self._actor.options(scheduling_strategy="SPREAD").remote(self.spec, self._form_ref)
+            actors = [self._actor.options(scheduling_strategy="SPREAD").remote(self.spec, self._form_pickled)
                       for _ in range(count - len(ready))]  # fmt: skip
             placed = True
             for actor in actors:
