@@ -447,6 +447,13 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
             f"{result.get('iterations_per_second', 0):,.0f} iterations/s; "
             f"peak memory {result.get('peak_memory_bytes', 0) / 2**30:.2f} GiB"
         )
+    if "ray_rounds" in result:
+        replaced = f", {result['ray_workers_replaced']} replaced" if result.get("ray_workers_replaced") else ""
+        lines.append(
+            f"ray         {result['ray_workers']} workers{replaced}: {result['ray_training_seconds']:.2f} s training, "
+            f"{result['ray_merging_seconds']:.2f} s merging ({result['ray_merging_share']:.0%}) in {result['ray_rounds']:,} rounds; "
+            f"Ray and its workers started in {result['ray_start_seconds']:.1f} s"
+        )
     if result.get("dropped_rows") or result.get("saturated_regrets"):
         lines.append(
             f"warning     {result.get('dropped_rows', 0):,} row allocations dropped (tables or a thread's reservoir full), "

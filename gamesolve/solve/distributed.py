@@ -11,9 +11,15 @@ Design (docs/distributed.md):
   share of the iterations (globally numbered: deal ``i`` is iteration ``i``'s, as in one
   process) with the single-process kernel on its replica of the tables, marking the rows it
   writes; then it sends those rows to their shards (one compact block per shard), each shard
-  adds every worker's change to its rows (:func:`~gamesolve.solve.shards.merge_rows`), and
-  every replica takes the merged rows. So each worker sees its own updates at once and the
-  others' one round late.
+  merges the workers' changes into its rows (:func:`~gamesolve.solve.shards.merge_rows`),
+  and every replica takes the merged rows. A replica counts its own regret increments W
+  times (for the W workers, who sample the same distribution), and a shard adds the mean of
+  the workers' changes: the merged row is the mean of the replicas, and during a round each
+  replica's rows estimate the merged ones, so long rounds do not overshoot (summed changes
+  did: each worker pushed a row on for a round as if alone).
+* **Round length** adapts to what a round costs: about 3 s of training, longer when the
+  exchange between rounds would otherwise take more than a tenth of the round
+  (:func:`next_round`); the summary reports the seconds spent training and synchronising.
 * **Row caches** (``cache_rows``): instead of a replica, a worker holds at most that many
   rows (:class:`~gamesolve.solve.row_cache.RowCache`); the iterations that meet an absent
   row are undone and deferred, the shards serve the missing rows (one request per worker
@@ -30,6 +36,7 @@ Design (docs/distributed.md):
 
 from __future__ import annotations
 
+import io
 import os
 import resource
 import time
@@ -46,6 +53,8 @@ from gamesolve.solve.shards import Rows, allocate, gather, load_parts, merge_row
 
 PART = "part-{:03d}"
 MAX_PASSES = 10_000  # fetches in one round before a row cache is declared too small
+SYNC_SHARE = 0.1  # rounds are made long enough that synchronising takes at most this share of them
+LONGEST_ROUND = 30.0  # seconds: a longer exchange than a tenth of this is paid rather than waited out
 READY_SECONDS = 120.0  # how long a new worker may take to start (imports, compiled kernels, tables)
 
 
@@ -63,6 +72,45 @@ class WorkerSpec:
     cache_rows: int = 0  # > 0: each worker holds a cache of at most this many rows instead of a replica (row_cache.py)
 
 
+FORM_SENT_BELOW = 64 << 20  # bytes: forms smaller than this pickled are sent to the workers
+
+
+def pickled_below(value, limit: int) -> bytes | None:
+    """``value`` pickled (cloudpickle, as Ray pickles), or None if that takes ``limit``
+    bytes or more (it stops pickling there) or it does not pickle. (Not sent through Ray's
+    object store: arrays read from it are read-only, and the kernels compiled for
+    writable ones would be compiled again, for half a minute.)"""
+    from ray import cloudpickle  # (only called with Ray running)
+
+    class Bounded(io.BytesIO):
+        def write(self, data) -> int:
+            if self.tell() + len(memoryview(data).cast("B")) >= limit:
+                raise OverflowError
+            return super().write(data)
+
+    out = Bounded()
+    try:
+        cloudpickle.dump(value, out)
+    except Exception:  # noqa: BLE001 - too large, or does not pickle: the workers build it
+        return None
+    return out.getvalue()
+
+
+def next_round(n: int, wall: float, training: float, workers: int, seconds: float = 3.0) -> int:
+    """The iterations of the next round after one of ``n`` iterations that took ``wall``
+    seconds at the head, ``training`` of them in the workers' kernels (their mean): rounds
+    of ``seconds``, or long enough that the rest (sending rows, merging, Ray's calls, waiting
+    for the slowest worker) is at most :data:`SYNC_SHARE` of a round if that is longer (up
+    to :data:`LONGEST_ROUND`), growing at most 4x a round; at least 100 iterations a worker.
+    The exchange's cost hardly grows with the round (a round's rows are mostly the same
+    rows), so longer rounds make it a smaller share, whatever the game's size."""
+    if wall <= 0 or n <= 0:
+        return max(n, 100 * workers)
+    sync = max(wall - training, 0.0)
+    target = min(max(seconds, sync / SYNC_SHARE), LONGEST_ROUND)
+    return int(min(max(n * min(4.0, target / wall), 100 * workers), 5_000_000 * workers))
+
+
 def build_form(spec: WorkerSpec):
     """The run's game and factored form, built from the plugins installed where this runs."""
     from gamesolve.game.compile import factored_form
@@ -77,15 +125,21 @@ class MCCFRWorker:
     :class:`~gamesolve.solve.row_cache.RowCache` of them), and shard ``index`` of ``count``
     of the authoritative tables. (Wrapped with ``ray.remote`` by :class:`RayTrainer`.)"""
 
-    def __init__(self, spec: WorkerSpec):
+    def __init__(self, spec: WorkerSpec, form: bytes | None = None):
         self.spec = spec
-        self.form = build_form(spec)
+        if form is None:
+            self.form = build_form(spec)
+        else:  # a small game's form, pickled by the head (unpickled here: arrays of its own, writable, as the cached kernels expect)
+            from ray import cloudpickle
+
+            self.form = cloudpickle.loads(form)
         self.config = MCCFRConfig.from_options(spec.config, legacy=True)
         sizes = self.form.row_sizes()
         self.round0 = np.flatnonzero((sizes > 0) & (self.form.node_round == 0))
         self.index, self.count = 0, 1
         self.replica = self.shard = self.cache = None
         self._seen = np.zeros(3, dtype=np.int64)
+        self._kernel_seconds = 0.0  # in the kernel since the last exchange
 
     def ready(self) -> dict[str, Any]:
         return {"pid": os.getpid(), "host": os.uname().nodename}
@@ -110,6 +164,10 @@ class MCCFRWorker:
             self.replica = self._trainer(t)
             self.replica.tables = self.replica.tables._replace(touched=np.zeros(self.form.num_nodes, dtype=np.uint8))
         self.shard = self._trainer()
+        # The replica counts its own regret increments once for every worker (the others
+        # sample the same distribution): its rows then estimate the merged rows during a
+        # round, and the shards merge the mean of the workers' changes (merge_rows' share).
+        self.replica.scale = self.shard.scale * self.count
         # Worker i's thread j runs the stream of thread i * threads + j of one process.
         base = self.spec.seed * 1_000_003 + int(iteration) + self.index * t + 1
         self.replica.tables.rng[:] = [mix(base + j) for j in range(t)]
@@ -122,26 +180,35 @@ class MCCFRWorker:
         self.replica.avg[:] = 0.0
         self.replica.phi[:] = 0.0
         self._seen[:] = 0
+        self._kernel_seconds = 0.0
 
     def train(self, first: int, n: int, prune: bool) -> list:
         """Iterations ``first + 1 .. first + n`` on the replica; returns the changed rows
         for each shard and, last, the counters' increments (visited, dropped, saturated)."""
         if n > 0:
+            started = time.perf_counter()
             self.replica.counters.iteration = int(first)
             self.replica._run_batch(int(n), bool(prune))
+            self._kernel_seconds += time.perf_counter() - started
         return self.take()
 
     def begin(self, first: int, n: int, prune: bool) -> list:
         """With a cache: iterations ``first + 1 .. first + n`` as far as the cached rows
         allow; returns the owners to fetch from each shard and, last, the iterations left
         and whether the cache is blocked (full of changed rows: they must be sent first)."""
-        return self._requests(self.cache.start(int(first), int(n), bool(prune)))
+        started = time.perf_counter()
+        missing = self.cache.start(int(first), int(n), bool(prune))
+        self._kernel_seconds += time.perf_counter() - started
+        return self._requests(missing)
 
     def more(self, *answers: Rows) -> list:
         """With a cache: take the rows fetched from every shard and run the iterations left (as :meth:`begin`)."""
         for rows in answers:
             self.cache.insert(rows)
-        return self._requests(self.cache.run_pending())
+        started = time.perf_counter()
+        missing = self.cache.run_pending()
+        self._kernel_seconds += time.perf_counter() - started
+        return self._requests(missing)
 
     def _requests(self, missing: np.ndarray) -> list:
         status = {"pending": len(self.cache.pending), "blocked": self.cache.blocked}
@@ -156,8 +223,9 @@ class MCCFRWorker:
 
     def take(self) -> list:
         """The rows changed since the last exchange, one block per shard (and clears them),
-        and, last, the counters' increments (visited, dropped, saturated) and sizes. A cache
-        then evicts down to its limit."""
+        and, last, the counters' increments (visited, dropped, saturated), sizes and the
+        seconds spent in the kernel since the last exchange. A cache then evicts down to its
+        limit."""
         r = self.replica
         touched = np.flatnonzero(r.tables.touched)
         r.tables.touched[touched] = 0
@@ -169,7 +237,9 @@ class MCCFRWorker:
         r.phi[:] = 0.0
         tb = r.tables
         totals = np.array([tb.visited.sum(), tb.dropped.sum(), tb.saturated.sum()], dtype=np.int64)
-        stats = {"counts": (totals - self._seen).tolist(), "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+        stats = {"counts": (totals - self._seen).tolist(), "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                 "kernel_seconds": self._kernel_seconds}  # fmt: skip
+        self._kernel_seconds = 0.0
         if self.cache is not None:
             self.cache.exchanged()
             stats.update(self.cache.report())
@@ -182,8 +252,9 @@ class MCCFRWorker:
         return np.packbits((self.shard if self.cache else self.replica).allocated())
 
     def merge(self, *changes: Rows) -> Rows:
-        """As a shard: add the workers' changes to this shard's rows; the merged regrets."""
-        return merge_rows(self.shard, changes, int(self.config.regret_floor))
+        """As a shard: merge the workers' changes into this shard's rows (their mean: each
+        replica counted its increments once per worker); the merged regrets."""
+        return merge_rows(self.shard, changes, int(self.config.regret_floor), share=self.count)
 
     def apply(self, *merged: Rows) -> None:
         """Take the merged rows of every shard into the replica (a cache: those it holds)."""
@@ -273,11 +344,11 @@ class RayTrainer(ScheduledRun):
     """The head of a distributed run: schedules, rounds, checkpoints and recovery, with the
     single-process driver's loop (:class:`ScheduledRun`)."""
 
-    batch_seconds = 3.0  # rounds of about 3 s: the exchange between rounds (take, merge, apply) costs ~0.1-0.3 s on NLTH tiny
+    batch_seconds = 3.0  # rounds of about 3 s (longer if the exchange costs more than a tenth: next_round)
 
     def __init__(self, form, config: MCCFRConfig, spec: WorkerSpec, workers: int, *, address: str = "local",
                  out: Path | None = None, resume: bool = False, note=lambda message: None):  # fmt: skip
-        from gamesolve.ray_cluster import connect
+        from gamesolve.ray_cluster import connect, require_ray
 
         if spec.cache_rows:
             check_limit(form, spec.cache_rows)
@@ -287,14 +358,21 @@ class RayTrainer(ScheduledRun):
         self.out = out
         self.note = note
         self.counters = Counters()
-        # Rounds small enough that a row sees few updates per worker between merges: a small
-        # game's rows are each updated in most iterations, and merging two long rounds of the
-        # same rows overshoots (Leduc, 288 rows: rounds of 25 iterations per worker train as
-        # well as one process; of 1,000, four times worse at 200,000 iterations).
-        rows = int(np.where(form.row_sizes() > 0, form.num_private[form.node_round], 0).sum())
-        self.max_round = max(16, rows // 10) * workers
-        self._batch = min(1000 * workers, self.max_round)
-        self._pending: list = []  # the last round's merges, still running
+        # The first round is short (the cluster's first exchange is measured on it); later
+        # ones adapt (next_round). With replicas their length does not depend on the game's
+        # size: replicas estimate the merged rows during a round (MCCFRWorker.reset), so a
+        # small game's long rounds train as well as short ones. Row caches smaller than a
+        # round's rows still need short rounds on a small game: a cache runs the iterations
+        # it has the rows for first and the deferred ones after, and over a long round that
+        # order pushes the cached rows with a biased sample of deals (Leduc, caches of 240
+        # of its 288 rows, 8,000 iterations: 0.9x one process's exploitability in rounds of
+        # 25 iterations a worker, 2x in rounds of 1,000, 4x in rounds of 4,000).
+        self.max_round: int | None = None
+        if spec.cache_rows:
+            rows = int(np.where(form.row_sizes() > 0, form.num_private[form.node_round], 0).sum())
+            self.max_round = max(16, rows // 10) * workers
+        self._batch = min(1000 * workers, self.max_round or 1000 * workers)
+        self._pending: list = []  # the last round's merges (and the schedule's calls since), still running
         self._allocated = np.zeros(form.num_nodes, dtype=bool)
         self._final: MCCFRTrainer | None = None
         self.peak_rss = 0  # the largest resident memory of a worker process (bytes)
@@ -302,13 +380,28 @@ class RayTrainer(ScheduledRun):
         self.cache_stats: list[dict] = []  # with row caches: each worker's, after the last round
         self.exchanges = 0  # with row caches: exchanges of changed rows (rounds, and within rounds when a cache fills)
         self.replaced = 0  # workers lost and replaced (or whose share went to the others)
+        # Where the time goes (the summary's ray_* seconds): the workers' kernels (their mean
+        # per round), and synchronising: the rest of the rounds' wall time at the head, plus
+        # the schedule's calls and the final exchange.
+        self.rounds = 0
+        self.training_seconds = 0.0
+        self.sync_seconds = 0.0
+        self._round_training = 0.0  # the kernel seconds of the round in progress
+        self._last_round = (0, 0.0, 0.0)  # iterations, wall and kernel seconds of the last round
+        started = time.perf_counter()
+        self._local = address == "local" and not require_ray().is_initialized()
         self.ray = connect(address, cpus=workers * spec.threads)
+        # A small game's form travels to the workers (a worker that builds it loads every
+        # plugin first: about 1 s of a Leduc run's start); a large one (a card abstraction)
+        # is built by each worker from the shared caches, as the docs say.
+        self._form_pickled = pickled_below(form, FORM_SENT_BELOW)
         self._actor = self.ray.remote(num_cpus=spec.threads, max_restarts=0)(MCCFRWorker)
         self.workers = self._start(workers)
         if len(self.workers) < workers:
             raise MemoryError(f"the Ray cluster could place {len(self.workers)} of {workers} workers ({spec.threads} CPU each); "
                               "start more nodes or ask for fewer --workers")  # fmt: skip
         self._load(resume)
+        self.start_seconds = time.perf_counter() - started  # Ray's start, the workers' and their tables
 
     # -- the cluster -----------------------------------------------------------------------
     def _start(self, count: int, timeout: float = READY_SECONDS, attempts: int = 3) -> list:
@@ -317,7 +410,8 @@ class RayTrainer(ScheduledRun):
         cluster cannot place within ``timeout`` is not."""
         ready: list = []
         for _ in range(attempts):
-            actors = [self._actor.options(scheduling_strategy="SPREAD").remote(self.spec) for _ in range(count - len(ready))]
+            actors = [self._actor.options(scheduling_strategy="SPREAD").remote(self.spec, self._form_pickled)
+                      for _ in range(count - len(ready))]  # fmt: skip
             placed = True
             for actor in actors:
                 try:
@@ -389,14 +483,34 @@ class RayTrainer(ScheduledRun):
 
     # -- the schedule's hooks ----------------------------------------------------------------
     def _next_stop(self, target: int | None) -> int:
-        self._batch = min(self._batch, self.max_round)
+        if self.max_round is not None:
+            self._batch = min(self._batch, self.max_round)
         return super()._next_stop(target)
 
     def _run_batch(self, n: int) -> int:
         k = self.counters
         prune = self.config.prune and self.config.clock.prune_active(k.iteration + 1, k.elapsed / 60)
+        started = time.perf_counter()
+        self._round_training = 0.0
         done = self._guarded(lambda: self._round(k.iteration, n, prune))
+        wall = time.perf_counter() - started
+        self.rounds += 1
+        self.training_seconds += self._round_training
+        self.sync_seconds += max(wall - self._round_training, 0.0)
+        self._last_round = (n, wall, self._round_training)
         return 0 if done is None else n
+
+    def _adapt_batch(self, n: int, dt: float) -> None:
+        if n == self._batch:
+            self._batch = next_round(n, dt, self._last_round[2], len(self.workers), self.batch_seconds)
+
+    def _timed(self, action):
+        """``action()`` (a schedule's call on the workers), its wall time counted as synchronising."""
+        started = time.perf_counter()
+        try:
+            return action()
+        finally:
+            self.sync_seconds += time.perf_counter() - started
 
     def _round(self, first: int, n: int, prune: bool) -> bool:
         workers = self.workers
@@ -433,6 +547,7 @@ class RayTrainer(ScheduledRun):
         merged = [wk.merge.remote(*[sent[v][s] for v in range(w)]) for s, wk in enumerate(workers)]
         applied = [wk.apply.remote(*merged) for wk in workers]
         stats = ray.get([out[w] for out in sent])
+        self._round_training += float(np.mean([s["kernel_seconds"] for s in stats]))
         # The merges run while the next round is sent: a worker runs its calls in order, so
         # its next round starts after it applied this one's rows. Errors surface a round later.
         self._wait()
@@ -458,13 +573,16 @@ class RayTrainer(ScheduledRun):
 
     def update_strategy(self) -> None:
         number = self.counters.strategy_updates
-        self._guarded(lambda: self.ray.get(self.workers[0].update_strategy.remote(number)))
+        self._timed(lambda: self._guarded(lambda: self.ray.get(self.workers[0].update_strategy.remote(number))))
 
     def discount(self, d: float) -> None:
-        self._guarded(lambda: self.ray.get([w.discount.remote(d) for w in self.workers]))
+        # Not waited for: each worker runs its calls in order, so the discount falls between
+        # this round's merge and the next round, on replica and shard alike; the next
+        # exchange waits for it (and sees its errors) with the merges.
+        self._pending += [w.discount.remote(d) for w in self.workers]
 
     def take_snapshot(self) -> None:
-        if self._guarded(lambda: self.ray.get([w.snapshot.remote() for w in self.workers])) is not None:
+        if self._timed(lambda: self._guarded(lambda: self.ray.get([w.snapshot.remote() for w in self.workers]))) is not None:
             self.counters.snapshots += 1
 
     def run(self, iterations: int | None = None, minutes: float | None = None, on_batch=None) -> None:
@@ -483,7 +601,7 @@ class RayTrainer(ScheduledRun):
                 return
 
     def _finish(self) -> bool:
-        self._flush()
+        self._timed(self._flush)
         if self.out is not None:
             self._checkpoint(self.out)
         self._final = self._gather()
@@ -536,8 +654,11 @@ class RayTrainer(ScheduledRun):
     def cluster_report(self) -> dict[str, Any]:
         """The summary's figures of the cluster: workers, losses, memory (with row caches:
         their limit, the most rows a worker held, the game's rows, rows fetched, passes)."""
+        busy = self.training_seconds + self.sync_seconds
         out = {"ray_workers": len(self.workers), "ray_workers_replaced": self.replaced,
-               "ray_worker_peak_rss_bytes": self.peak_rss}  # fmt: skip
+               "ray_worker_peak_rss_bytes": self.peak_rss, "ray_start_seconds": self.start_seconds,
+               "ray_rounds": self.rounds, "ray_training_seconds": self.training_seconds,
+               "ray_merging_seconds": self.sync_seconds, "ray_merging_share": self.sync_seconds / busy if busy > 0 else 0.0}  # fmt: skip
         if self.spec.cache_rows:
             out.update({
                 "ray_cache_rows": self.spec.cache_rows, "ray_cache_peak_rows": self.cache_peak,
@@ -559,4 +680,6 @@ class RayTrainer(ScheduledRun):
         for w in self.workers:
             self.ray.kill(w, no_restart=True)
         self.workers = []
+        if self._local:  # the private Ray this run started: stopped now rather than at exit (Ray's exit hook sleeps 0.5 s first)
+            self.ray.shutdown()
 

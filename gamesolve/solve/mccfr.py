@@ -203,6 +203,12 @@ class ScheduledRun:
             stop = min(stop, event)
         return max(stop, k.iteration + 1)
 
+    def _adapt_batch(self, n: int, dt: float) -> None:
+        """After a batch of ``n`` iterations that took ``dt`` seconds: the next batches'
+        length, aiming at :attr:`batch_seconds` (at most 4x longer at a time)."""
+        if dt > 0 and n == self._batch:
+            self._batch = int(min(max(self._batch * min(4.0, self.batch_seconds / dt), 100), 5_000_000))
+
     def run(
         self,
         iterations: int | None = None,
@@ -233,8 +239,7 @@ class ScheduledRun:
             self.counters.iteration += n
             self.counters.elapsed += dt
             self._events()
-            if dt > 0 and n == self._batch:
-                self._batch = int(min(max(self._batch * min(4.0, self.batch_seconds / dt), 100), 5_000_000))
+            self._adapt_batch(n, dt)
             self._sync_counters()
             if on_batch is not None:
                 on_batch(n, dt)

@@ -142,19 +142,22 @@ def put_rows(trainer: MCCFRTrainer, rows: Rows) -> None:
     scatter(trainer, rows.owners, rows.regrets, trainer.regrets)
 
 
-def merge_rows(shard: MCCFRTrainer, changes: Iterable[Rows], floor: int) -> Rows:
-    """Add each worker's changes to the shard's rows and return the merged regrets.
+def merge_rows(shard: MCCFRTrainer, changes: Iterable[Rows], floor: int, share: int = 1) -> Rows:
+    """Add the workers' regret changes to the shard's rows and return the merged regrets.
 
     A worker's regret change is its value minus the shard's value at the start of the round
     (every replica started the round from the shard's values); the changes of all workers
-    are summed, then clipped to ``[floor, int32 max]`` as the kernel clips. Averages and phi
-    arrive as changes already and are added (in worker order: the sum is the same on every
-    run)."""
+    are summed, divided by ``share`` (rounded to the nearest unit) and clipped to
+    ``[floor, int32 max]`` as the kernel clips. ``share``: how many times a worker counts
+    each of its regret increments (a team of W workers whose replicas count theirs W times
+    sends W times each: the merged row is then the mean of the replicas, docs/distributed.md);
+    1 adds the changes as they are. Averages and phi arrive as changes already and are added
+    (in worker order: the sum is the same on every run)."""
     changes = list(changes)
     owners = np.unique(np.concatenate([c.owners for c in changes] + [np.zeros(0, dtype=np.int64)]))
     allocate(shard, owners)
     start = gather(shard, owners, shard.regrets).astype(np.int64)
-    total = start.copy()
+    total = np.zeros_like(start)
     firsts = np.cumsum(shard.sizes[owners]) - shard.sizes[owners]
     for c in changes:
         add_changes(firsts[np.searchsorted(owners, c.owners)], shard.sizes[c.owners], c.regrets, start, total)
@@ -162,6 +165,9 @@ def merge_rows(shard: MCCFRTrainer, changes: Iterable[Rows], floor: int) -> Rows
             scatter(shard, c.owners, c.avg, shard.avg, add=True)
         if len(c.phi_index):
             shard.phi[c.phi_index] += c.phi
+    if share != 1:
+        total = np.floor_divide(total + share // 2, share)
+    total += start  # (the changes are summed first: dividing each would round W times)
     merged = np.clip(total, floor, INT32_MAX).astype(np.int32)
     scatter(shard, owners, merged, shard.regrets)
     return Rows(owners, merged)

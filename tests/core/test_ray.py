@@ -98,13 +98,20 @@ def leduc(iterations: int, out: Path | None = None) -> list[str]:
     return args + (["--out", str(out)] if out else [])
 
 
-def test_two_workers_train_leduc_as_well_as_one_process_at_equal_iterations(cluster, tmp_path):
+def test_two_workers_train_leduc_as_well_as_one_process_at_equal_iterations_in_a_few_rounds(cluster, tmp_path):
     one = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *leduc(20000), "--json"], capture_output=True,
                                     text=True, check=True).stdout.splitlines()[-1])  # fmt: skip
     two = cluster.run([*leduc(20000, tmp_path / "run"), "--ray", cluster.address, "--workers", "2"])
     assert two["iterations"] == one["iterations"] == 20000
     assert two["ray_workers"] == 2
     assert two["exploitability"] <= 1.5 * one["exploitability"], (two["exploitability"], one["exploitability"])
+    # Rounds grow until the exchange between them is a small share (2,000 iterations, then
+    # 8,000, then the rest); rounds of a few dozen iterations, as Leduc had before, made 357
+    # exchanges here and spent nearly all the time in them.
+    assert two["ray_rounds"] <= 10
+    assert two["ray_training_seconds"] > 0 and two["ray_merging_seconds"] > 0
+    assert two["ray_merging_share"] == pytest.approx(
+        two["ray_merging_seconds"] / (two["ray_training_seconds"] + two["ray_merging_seconds"]))
     assert not check_store(tmp_path / "run", deep=True)[1]
 
 
@@ -144,7 +151,9 @@ def test_a_run_continues_with_another_number_of_workers_and_without_the_cluster_
 def test_a_worker_killed_with_kill_9_is_replaced_and_the_run_finishes(cluster, tmp_path):
     out = tmp_path / "run"
     schedules = ["-o", "discount_interval=2000", "-o", "lcfr_threshold=12000", "-o", "prune_threshold=4000"]
-    proc = cluster.popen([*leduc(20000, out), *schedules, "--checkpoint", "1s", "--ray", cluster.address, "--workers", "2",
+    # Long enough that the kill lands while it trains: two workers run Leduc at about a
+    # million iterations a second, in rounds of up to 3 s.
+    proc = cluster.popen([*leduc(10_000_000, out), *schedules, "--checkpoint", "1s", "--ray", cluster.address, "--workers", "2",
                           "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     deadline = time.time() + 180
     while not (out / "LATEST").exists() and proc.poll() is None and time.time() < deadline:
@@ -156,7 +165,7 @@ def test_a_worker_killed_with_kill_9_is_replaced_and_the_run_finishes(cluster, t
     out_text, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err[-3000:]
     result = json.loads(out_text.strip().splitlines()[-1])
-    assert result["iterations"] == 20000
+    assert result["iterations"] == 10_000_000
     assert result["ray_workers_replaced"] >= 1
     assert result["exploitability"] < 0.5  # it trained (uniform play: 2.37)
     assert not check_store(out, deep=True)[1]
@@ -206,6 +215,16 @@ def test_card_abstraction_chunks_computed_on_the_cluster_equal_those_computed_he
     proc = subprocess.run(cmd, env=environment(), cwd=REPO, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip().splitlines()[-1] == "true"
+
+
+def test_the_summary_of_a_ray_run_says_where_its_time_went():
+    from gamesolve.cli import summary_lines
+
+    result = {"game": "leduc", "players": 2, "algo": "mccfr-p", "iterations": 2_000_000, "seconds": 2.5, "ray_workers": 2,
+              "ray_workers_replaced": 0, "ray_rounds": 27, "ray_training_seconds": 1.84, "ray_merging_seconds": 0.21,
+              "ray_merging_share": 0.21 / 2.05, "ray_start_seconds": 6.4}  # fmt: skip
+    assert "ray         2 workers: 1.84 s training, 0.21 s merging (10%) in 27 rounds; Ray and its workers started in 6.4 s" \
+        in summary_lines(result)
 
 
 WITHOUT_RAY = "import sys; sys.modules['ray'] = None; from gamesolve.cli import cli; sys.argv[0] = 'gamesolve'; cli()"
