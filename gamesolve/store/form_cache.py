@@ -5,7 +5,7 @@ with two six-sided dice: about four); its arrays load in seconds. The cache hold
 :data:`MIN_NODES` public nodes, in ``<cache root>/forms/<game>-<key>/`` (gamesolve/cache_paths.py),
 one zarr group each, written atomically and checked on read (gamesolve/store/zarr_io.py).
 The key hashes the game's name and parameters and the source of the code that made the form
-(the contract's module, the contract compiler and the form's definition), so an edited rule
+(the contract's module, the game's, the contract compiler and the form's definition), so an edited rule
 or compiler never loads a stale form; writing a form removes the same game's entries made by
 older code. ``GAMESOLVE_FORM_CACHE=off`` turns it off;
 ``gamesolve cache clear --all`` empties it.
@@ -63,7 +63,7 @@ def form_path(game, contract) -> Path:
     (module docstring), so that the entries of older code sit beside the current one."""
     settings = hashlib.sha256(json.dumps({"game": game.name, "params": game.params}, sort_keys=True, default=str).encode())
     code = hashlib.sha256()
-    for module in (inspect.getmodule(type(contract)), contract_compiler, factored):
+    for module in (inspect.getmodule(type(contract)), inspect.getmodule(type(game)), contract_compiler, factored):
         source = inspect.getsourcefile(module) if module is not None else None
         code.update(Path(source).read_bytes() if source else b"")
     return cache_root() / "forms" / f"{game.name}-{settings.hexdigest()[:12]}" / code.hexdigest()[:12]
