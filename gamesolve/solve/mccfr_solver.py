@@ -284,6 +284,7 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
         **trainer.memory_report(),
         "config": config.as_dict(),
     }
+    rows = trainer.average_rows()  # the final strategy: exact figures, summary and store read it
     if explicit is not None:
         policy = trainer.explicit_policy(explicit)
         fields = exact(policy) if exact is not None else {}
@@ -295,8 +296,7 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
                 seed=request.seed, nash_conv=fields.get("nash_conv"),
             )  # fmt: skip
     elif vector is not None:  # exact over the factored form (too big for an explicit tree)
-        result.update(vector(trainer.node_offset, trainer.average_rows()))
-    rows = trainer.average_rows()
+        result.update(vector(trainer.node_offset, rows))
     summary = request.pm.hook.gamesolve_summarize_strategy(
         game=game, tree=tree, rows=rows, node_offset=trainer.node_offset,
         iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
