@@ -72,6 +72,8 @@ class SearchConfig:
         continuation choice; None: exact leaf values (small games).
     :ivar beliefs: ``range`` (vectors over private states) or ``exact`` (every history).
     :ivar seed: seed of the sampling solver and of the rollouts.
+    :ivar seconds: time budget of a vector-CFR search (anytime: it plays what it has when the
+        budget ends); 0: none, ``iterations`` decide alone and play is reproducible anywhere.
     """
 
     k: int = 4
@@ -87,6 +89,7 @@ class SearchConfig:
     rollouts: int | None = None
     beliefs: str = attrs.field(default="range", validator=attrs.validators.in_(("range", "exact")))
     seed: int = 0
+    seconds: float = 0.0
 
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> SearchConfig:
@@ -94,12 +97,13 @@ class SearchConfig:
         ``iterations``, ``algorithm``, ``play``, ``first_round``, ``bias_factor``, ``depth``
         (``round``, ``game``, or ``+``-joined ``round``, ``actions:N``, ``raises:N``),
         ``search_rounds`` (comma-separated, 0 = the first), ``sampling_above``,
-        ``mccfr_iterations``, ``rollouts``, ``beliefs``, ``seed``. :class:`ValueError` names
+        ``mccfr_iterations``, ``rollouts``, ``beliefs``, ``seed``, ``seconds``. :class:`ValueError` names
         a bad one."""
         known = {
             "k": int, "iterations": int, "algorithm": str, "play": str, "first_round": str, "bias_factor": float,
             "depth": _parse_depth, "search_rounds": lambda v: tuple(int(x) for x in v.split(",")),
             "sampling_above": int, "mccfr_iterations": int, "rollouts": int, "beliefs": str, "seed": int,
+            "seconds": float,
         }  # fmt: skip
         values = {}
         for key, raw in options.items():
@@ -116,6 +120,8 @@ class SearchConfig:
             raise ValueError(f"search option k must be at most {MAX_CONTINUATIONS}, got {values['k']}")
         if "bias_factor" in values and not values["bias_factor"] > 0:
             raise ValueError(f"search option bias_factor must be positive, got {values['bias_factor']}")
+        if "seconds" in values and not values["seconds"] >= 0:
+            raise ValueError(f"search option seconds must be at least 0, got {values['seconds']}")
         if "sampling_above" in values and values["sampling_above"] < 0:
             raise ValueError(f"search option sampling_above must be at least 0, got {values['sampling_above']}")
         try:
@@ -124,7 +130,7 @@ class SearchConfig:
             raise ValueError(f"search option {exc.args[0]}") from None
 
     def solver(self) -> SubgameSolver:
-        full_width = VectorSubgameSolver(self.iterations, self.algorithm)
+        full_width = VectorSubgameSolver(self.iterations, self.algorithm, self.seconds or None)
         if self.sampling_above is None:
             return full_width
         return SizeDependentSolver(full_width, MCCFRSubgameSolver(self.mccfr_iterations, self.seed), self.sampling_above)
@@ -247,6 +253,7 @@ class SearchAgent:
         self.sigma: SearchResult | None = None
         self.sigma_key: tuple = ("blueprint",)
         self.searches: list[tuple[str, str]] = []  # (reason, root public key) of each search
+        self.searched = False  # whether a search decided the latest decision
 
     def fork(self) -> SearchAgent:
         """An independent copy of the hand state (shares the blueprint and the cache)."""
@@ -310,6 +317,7 @@ class SearchAgent:
         dist = None
         if self.sigma is not None:
             dist = self.sigma.distribution(key, self.config.play)
+        self.searched = dist is not None  # (the decision record: a search decided it)
         if dist is None:  # blueprint round, or a hand the search gave probability 0 (never played)
             dist = self._blueprint_distribution(key)
         self.frozen[key] = dist

@@ -78,6 +78,12 @@ class SearchPlayer(Agent):
     def act(self, state: State, seat: int) -> int:
         return self.agent.act(state, self.rng)
 
+    @property
+    def last_searched(self) -> bool:
+        """Whether a search decided the latest decision (matches report those decisions'
+        latency apart)."""
+        return self.agent is not None and self.agent.searched
+
 
 def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None) -> Policy:
     """The strategy in ``store``: a policy store read onto ``game``'s explicit tree, or a

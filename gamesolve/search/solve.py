@@ -18,6 +18,7 @@ from typing import Protocol
 import attrs
 import numpy as np
 
+from gamesolve.search.solve_loop import SolveLimits, solve_until
 from gamesolve.search.subgame import Subgame
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
@@ -67,14 +68,17 @@ class VectorSubgameSolver:
 
     iterations: int = 1000
     algorithm: str = "lcfr"
+    seconds: float | None = None  # the time budget (anytime: :mod:`gamesolve.search.solve_loop`)
 
     def solve(self, subgame: Subgame) -> SearchResult:
         solver = VectorCFR(
             subgame.form, TABULAR_ALGORITHMS[self.algorithm], root_reach=subgame.spec.root_reach, frozen=subgame.frozen
         )
-        solver.run(self.iterations)
+        # Without a budget the iterations run in one call; with one the clock is read after each.
+        limits = SolveLimits(self.iterations, seconds=self.seconds, step=1 if self.seconds is not None else max(self.iterations, 1))
+        solve_until(solver, limits)
         return SearchResult(
-            subgame, solver.average_rows(), solver.current_rows(), solver.row_offset, subgame.support(), self.iterations
+            subgame, solver.average_rows(), solver.current_rows(), solver.row_offset, subgame.support(), solver.iterations
         )
 
 

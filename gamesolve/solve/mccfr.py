@@ -568,6 +568,22 @@ class MCCFRTrainer(ScheduledRun):
         blend(self.phi, 0, 0)
         return out
 
+    def release_average_rows(self) -> np.ndarray:
+        """:meth:`average_rows` for the last time: under the ``sampled`` average it is written
+        into the regret table's own memory (a float32 view), and the training tables are let
+        go. For the run's end, after its last checkpoint: a big game's final evaluation then
+        has the memory the tables held (Liar's Dice 2x6: 2.8 GB of averages instead of 2.8 GB
+        more, and the 5.6 GB of sums freed). The trainer cannot train or save after this."""
+        if self.config.average == "sampled":
+            rows = self.regrets[: self.used].view(np.float32)
+            K.sampled_average_into(self._tree, self.regrets, self.avg, self.node_offset, rows, self._sig.copy())
+        else:
+            rows = self.average_rows()
+        empty = np.zeros(0, dtype=np.float32)
+        self.tables = self.tables._replace(regrets=np.zeros(0, dtype=np.int32), avg=np.zeros(0), phi=empty)
+        self.snap_sum = empty
+        return rows
+
     def explicit_policy(self, explicit_tree, which: str = "average") -> np.ndarray:
         """The strategy laid out on an explicit tree's slots, via the form's ``locate``."""
         rows = self.average_rows() if which == "average" else self.current_rows()

@@ -400,3 +400,13 @@ def test_no_iteration_allocates_more_table_entries_than_the_bound(players):
         grown.append(allocated() - before)
     assert 0 < max(grown) <= trainer.per_iteration
     assert trainer._refill_below >= trainer.per_iteration  # so a reservoir holds any one iteration
+
+
+@pytest.mark.parametrize("average", ["sampled", "pluribus"])
+def test_the_released_average_equals_the_average_and_frees_the_tables(leduc2_poker, average):
+    trainer = trained(leduc2_poker, 20_000, seed=5, average=average, snapshot_start=5_000, snapshot_interval=5_000)
+    expected = trainer.average_rows()
+    released = trainer.release_average_rows()
+    assert released.dtype == np.float32
+    np.testing.assert_array_equal(released, expected)
+    assert len(trainer.regrets) == 0 and len(trainer.avg) == 0

@@ -5,12 +5,13 @@ import numpy as np
 import pytest
 
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL, FormError
+from gamesolve.search.solve_loop import iterations_to_check
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.spec import Progress
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, RangeError, hand_class, parse_range
-from gamesolve_nlth.spot.solve import action_names, iterations_to_check, strategy_at, walk_line
+from gamesolve_nlth.spot.solve import action_names, strategy_at, walk_line
 from gamesolve_nlth.spot.suits import card_classes
 from gamesolve_nlth.spot.tree import ALLIN, Spot, SpotError, StreetSizes, build_spot, disjoint_mass, hand_strengths, spot_ranges
 

@@ -53,6 +53,18 @@ def test_a_search_match_over_workers_equals_the_single_process_one(plugins, ledu
     assert [a.total for a in one.agents] == [a.total for a in two.agents]
 
 
+def test_a_match_reports_the_latency_of_the_search_agents_searched_decisions(plugins, leduc, blueprint_store):
+    search, blueprint = leduc_match(plugins, leduc, [f"search:store={blueprint_store}", f"policy:store={blueprint_store}"], 200).agents
+    assert 0 < search.latency["searched"]["decisions"] <= search.latency["decisions"]
+    assert "searched" not in blueprint.latency
+
+
+def test_a_search_with_a_time_budget_plays_what_it_has_when_it_ends(plugins, leduc, blueprint_store):
+    texts = [f"search:store={blueprint_store}:seconds=0.01:iterations=1000000", f"policy:store={blueprint_store}"]
+    search, _ = leduc_match(plugins, leduc, texts, 20).agents
+    assert search.latency["searched"]["p95"] < 2.0  # a million iterations would take minutes
+
+
 def test_the_policy_agent_needs_a_store_of_its_game(plugins, leduc, blueprint_store):
     with pytest.raises(MatchError, match="store=PATH"):
         make_agents(plugins.agents, leduc, ["policy"], 0, plugins=plugins.pm)

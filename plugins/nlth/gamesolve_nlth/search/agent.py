@@ -55,6 +55,7 @@ from gamesolve.game.factored import DECISION
 from gamesolve.game.poker_form import RAISE
 from gamesolve.game.state import CHANCE
 from gamesolve.search.beliefs import ItemRanges
+from gamesolve.search.solve_loop import SolveLimits, solve_until
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.vcfr import VectorCFR
@@ -511,16 +512,11 @@ class NLTHSearchAgent(Agent):
         else:
             solver = VectorCFR(form, config, root_reach=reach, frozen=frozen, threads=self.config.threads)
         budget = self._budget(self._readout.get("sampled", 0.0) * form.num_nodes if sampled else 0.0)
-        started = time.perf_counter()
-        while solver.iterations < self.config.iterations:
-            # Flop iterations take milliseconds: the clock is read every 8 of them.
-            before = time.perf_counter()
-            solver.run(min(8, self.config.iterations - solver.iterations) if sampled else 1)
-            elapsed, last = time.perf_counter() - started, time.perf_counter() - before
-            # Anytime: no iteration that would end past the budget is started (the last one's
-            # length predicts the next's; a turn iteration can take a few tenths of a second).
-            if sampled and solver.full or budget is not None and elapsed + last >= budget:
-                break
+        # Anytime: no step that would end past the budget is started (the last one's length
+        # predicts the next's; a turn iteration can take a few tenths of a second, a flop
+        # iteration milliseconds, so the clock is read every 8 of those).
+        limits = SolveLimits(self.config.iterations, seconds=budget, step=8 if sampled else 1)
+        solve_until(solver, limits, exhausted=lambda: sampled and solver.full)
         if sampled:
             read = time.perf_counter()
             self.solved = _Solved(form, solver.average_rows(), solver.current_rows(), solver.row_offset, solver.iterations)

@@ -4,7 +4,6 @@ actions and dealt cards (``--line check,bet 500`` or ``--line check,check,Kd,bet
 
 from __future__ import annotations
 
-import math
 import time
 
 import attrs
@@ -12,8 +11,9 @@ import numpy as np
 
 from gamesolve.game.factored import CHANCE, TERMINAL
 from gamesolve.progress import NullProgress
-from gamesolve.solve.spec import Progress
+from gamesolve.search.solve_loop import SolveLimits, solve_until
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
+from gamesolve.solve.spec import Progress
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.cards import card_str, parse_card
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
@@ -98,7 +98,8 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
                max_iterations: int = 100_000, max_seconds: float | None = None, weighting: str = "dcfr",
                check_every: int = 25, progress: Progress = NullProgress(), line: tuple[str, ...] = ()) -> SpotResult:  # fmt: skip
     """Vector CFR until the exploitability is at most ``target_pct`` % of the pot (checked by
-    best response at least ``check_every`` iterations apart: :func:`iterations_to_check`),
+    best response at least ``check_every`` iterations apart: the core's solve loop,
+    :func:`~gamesolve.search.solve_loop.solve_until`),
     ``max_iterations`` or ``max_seconds``. ``progress`` shows iterations with the latest
     exploitability. ``line``: actions from the root (:func:`walk_line`; checked before solving)
     where the result also shows the strategy of the player to act."""
@@ -116,23 +117,10 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
                        threads=threads, dtype=np.float32)  # fmt: skip
     compile_kernels(threads)
     progress.start(max_iterations, "it", f"solving {form.num_nodes:,} nodes")
-    started, cpu = time.perf_counter(), time.process_time()
-    pct = np.inf
-    checks: list[tuple[int, float]] = []
-    while True:
-        step = min(iterations_to_check(checks, target_pct, check_every), max_iterations - solver.iterations)
-        if max_seconds is not None and checks:
-            # Not far past the time budget on a prediction: the iterations it leaves room for.
-            per_iteration = (time.perf_counter() - started) / solver.iterations
-            step = min(step, max(check_every, int((max_seconds - (time.perf_counter() - started)) / per_iteration)))
-        solver.run(step)
-        pct = 100.0 * solver.exploitability()[0] / spot.pot
-        checks.append((solver.iterations, pct))
-        elapsed = time.perf_counter() - started
-        progress.advance(step, exploitability=f"{pct:.3g}%")
-        if pct <= target_pct or solver.iterations >= max_iterations or (max_seconds is not None and elapsed >= max_seconds):
-            break
-    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    limits = SolveLimits(max_iterations, seconds=max_seconds, target=target_pct, check_every=check_every)
+    report = solve_until(solver, limits, measure=lambda: 100.0 * solver.exploitability()[0] / spot.pot,
+                         progress=progress, label=lambda pct: f"{pct:.3g}%")  # fmt: skip
+    seconds, cpu, pct = report.seconds, report.cpu_seconds, report.last
     _, root, classes = strategy_at(spot, form, solver, reach, [])
     if not line:
         return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build)
@@ -141,25 +129,6 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     named = tuple(chips.step(form, node, i) for node, i in path)
     return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build, named,
                       ("oop", "ip")[actor], there, there_classes)  # fmt: skip
-
-
-def iterations_to_check(checks: list[tuple[int, float]], target_pct: float, check_every: int) -> int:
-    """Iterations to run before the next exploitability check, given the earlier checks
-    (iterations, exploitability): ``check_every``, or more while the target is far.
-
-    DCFR's exploitability falls about as a power of the iterations (t^-2 early, t^-1.8 near
-    0.3% on the turn spot), so the last two checks predict the iteration the target is reached
-    at; the next check comes 90% of the way there (early checks predict too late, so at most
-    half the iterations so far ahead), never sooner than ``check_every``. A check costs about
-    one iteration: on the turn spot 21 checks become 9 (it stops at 203 iterations, not 210)."""
-    if len(checks) < 2:
-        return check_every
-    (t0, e0), (t1, e1) = checks[-2:]
-    if not (target_pct < e1 < e0):
-        return check_every
-    power = math.log(e0 / e1) / math.log(t1 / t0)
-    predicted = t1 * (e1 / target_pct) ** (1.0 / power)
-    return max(check_every, int(min(0.9 * (predicted - t1), 0.5 * t1)))
 
 
 def compile_kernels(threads: int) -> None:
