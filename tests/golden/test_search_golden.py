@@ -1,0 +1,76 @@
+"""Issue 33's "before" record: real-time search decides today exactly what it decided when the
+record was made (``tests/data/search_golden/``, written by ``python -m
+tests.golden.search_record --write``; the module says what it holds). The hold'em search
+agent's decisions in 200 heads-up and 54 six-player hands, three ``gamesolve spot`` solutions
+and ``gamesolve exploitability --search`` on the core's games. Moving the search into the core
+(issue 33) must keep these passing; the record is not regenerated to make them pass."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from tests.golden import search_record as record
+from tests.golden.search_record import TOLERANCE
+
+
+def _report(problems: list[str]) -> str:
+    return "differs from the record (tests/golden/search_record.py):\n  " + "\n  ".join(problems)
+
+
+@functools.cache
+def _core(name: str, folder) -> dict:
+    """The core game's figures, computed once per run (two tests read them)."""
+    return record.record_core_game(name, folder)
+
+
+def test_the_record_covers_searches_in_every_round_and_both_table_sizes():
+    heads_up, six = record.load("heads_up"), record.load("six_player")
+    assert sum(len(t["hands"]) for t in heads_up["tables"]) == 200
+    assert sum(len(t["hands"]) for t in six["tables"]) >= 50
+    for data, rounds in ((heads_up, {0, 1, 2, 3}), (six, {1, 2})):
+        searched = [d for t in data["tables"] for d in t["decisions"] if d["searched"]]
+        assert {d["round"] for d in searched} >= rounds
+        assert all(len(d["probs"]) == len(d["actions"]) >= 2 for d in searched)
+
+
+@pytest.mark.parametrize("players", [2, 6], ids=["heads-up", "six-player"])
+def test_the_blueprints_are_the_ones_the_record_was_made_with(players, golden_hu_blueprint, golden_6p_blueprint):
+    """Training, not search: if this fails, the decisions below cannot match either."""
+    store, name = (golden_hu_blueprint, "heads_up") if players == 2 else (golden_6p_blueprint, "six_player")
+    assert record.blueprint_fingerprint(store) == record.load(name)["blueprint_sha256"]
+
+
+def test_heads_up_search_decisions_match_the_record(golden_hu_blueprint):
+    fresh = record.record_tables("heads_up", golden_hu_blueprint)
+    problems = record.compare_decisions(record.load("heads_up"), fresh, TOLERANCE)
+    assert not problems, _report(problems)
+
+
+def test_six_player_search_decisions_match_the_record(golden_6p_blueprint):
+    fresh = record.record_tables("six_player", golden_6p_blueprint)
+    problems = record.compare_decisions(record.load("six_player"), fresh, TOLERANCE)
+    assert not problems, _report(problems)
+
+
+@pytest.mark.parametrize("spot", list(record.SPOTS))
+def test_spot_solution_matches_the_record(spot):
+    problems = record.compare_figures(record.load("spots")[spot], record.record_spot(spot), TOLERANCE)
+    assert not problems, _report([f"{spot}{p}" for p in problems])
+
+
+_CORE = [*record.CORE_GAMES, *(pytest.param(g, marks=pytest.mark.slow) for g in record.SLOW_CORE_GAMES)]
+
+
+@pytest.mark.parametrize("game", _CORE)
+def test_core_search_exploitability_matches_the_record(game, core_stores):
+    problems = record.compare_figures(record.load("core_search")[game], _core(game, core_stores), TOLERANCE)
+    assert not problems, _report([f"{game}{p}" for p in problems])
+
+
+@pytest.mark.parametrize("game", _CORE)
+def test_core_search_with_range_beliefs_equals_exact_beliefs(game, core_stores):
+    figures = _core(game, core_stores)
+    for key in record.CORE_FIGURES:
+        assert figures["range"][key] == pytest.approx(figures["exact"][key], abs=TOLERANCE), key
