@@ -137,10 +137,11 @@ class _Recording:
 def record_table(players: int, store: Path, opponents: list[str], hands: int, seed: int = MATCH_SEED) -> dict:
     """The search agent's decisions and every hand's returns in a match against
     ``opponents`` (``BP`` in an opponent's text is the blueprint store)."""
-    from gamesolve.evaluate.match import make_agents, play_match
-    from gamesolve.plugins import make_plugin_manager
     from gamesolve_nlth import plugin as nlth_plugin
     from gamesolve_nlth.state import NLTHGame
+
+    from gamesolve.evaluate.match import make_agents, play_match
+    from gamesolve.plugins import make_plugin_manager
 
     host = make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
     game = NLTHGame(players=players)
@@ -329,9 +330,11 @@ def load(name: str) -> dict:
     return json.loads((RECORD_DIR / f"{name}.json").read_text())
 
 
-def save(name: str, data: dict) -> None:
-    RECORD_DIR.mkdir(parents=True, exist_ok=True)
-    (RECORD_DIR / f"{name}.json").write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+def save(name: str, data: dict, folder: Path = RECORD_DIR) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return path
 
 
 def record_all(folder: Path, slow: bool = False) -> dict[str, dict]:
@@ -353,13 +356,14 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.golden.search_record", description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="write the record (else: compare with it)")
     parser.add_argument("--slow", action="store_true", help="also 3-player Leduc (minutes)")
+    parser.add_argument("--out", type=Path, default=RECORD_DIR,
+                        help="with --write: the folder (e.g. another one, to compare the files byte for byte)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="search-golden-") as folder:
         fresh = record_all(Path(folder), args.slow)
     if args.write:
         for name, data in fresh.items():
-            save(name, data)
-            print(f"wrote {RECORD_DIR / name}.json")
+            print(f"wrote {save(name, data, args.out)}")
         return 0
     differs = 0
     for name, data in fresh.items():

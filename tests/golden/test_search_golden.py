@@ -7,6 +7,7 @@ and ``gamesolve exploitability --search`` on the core's games. Moving the search
 
 from __future__ import annotations
 
+import copy
 import functools
 
 import pytest
@@ -74,3 +75,22 @@ def test_core_search_with_range_beliefs_equals_exact_beliefs(game, core_stores):
     figures = _core(game, core_stores)
     for key in record.CORE_FIGURES:
         assert figures["range"][key] == pytest.approx(figures["exact"][key], abs=TOLERANCE), key
+
+
+def test_a_difference_is_reported_with_its_hand_seat_public_state_and_size():
+    recorded = record.load("heads_up")
+    fresh = copy.deepcopy(recorded)
+    decision = next(d for d in fresh["tables"][0]["decisions"] if d["searched"])
+    decision["probs"][0] += 3e-7
+    problems = record.compare_decisions(recorded, fresh, TOLERANCE)
+    assert len(problems) == 1
+    assert f"hand {decision['hand']} seat {decision['seat']}" in problems[0] and repr(decision["public_state"]) in problems[0]
+    assert "by 3e-07" in problems[0]
+    assert not record.compare_decisions(recorded, fresh, 1e-6)
+    decision["action"] = -1
+    assert any("took action -1" in p for p in record.compare_decisions(recorded, fresh, 1e-6))
+    spots = record.load("spots")
+    moved = copy.deepcopy(spots)
+    moved["river"]["exploitability_pct_pot"] += 1e-8
+    (problem,) = record.compare_figures(spots, moved, TOLERANCE)
+    assert problem.startswith("/river/exploitability_pct_pot: ") and problem.endswith("(by 1e-08)")
