@@ -21,12 +21,13 @@ What is recorded (every run deterministic: seeds, iteration caps, no time budget
   the range, per hand class, and at the line's end.
 * ``core_search.json``: ``gamesolve exploitability --search --json`` over blueprints trained
   here by tabular CFR, on Kuhn, 2-player Leduc and Liar's Dice (1 die of 6 sides), each with
-  ``-s beliefs=range`` and ``-s beliefs=exact``; 3-player Leduc (a slow check, minutes).
+  ``-s beliefs=range`` and ``-s beliefs=exact``; 3-player Leduc and Liar's Dice with
+  depth-limited searches are slow checks (minutes).
 
 Regenerate (only when a change of behaviour is intended, and say so in the commit)::
 
     python -m tests.golden.search_record --write            # the fast parts
-    python -m tests.golden.search_record --write --slow     # and 3-player Leduc
+    python -m tests.golden.search_record --write --slow     # and the slow games (minutes)
 
 Without ``--write`` it recomputes and prints the differences from the stored record.
 """
@@ -223,6 +224,9 @@ CORE_GAMES = {
 }
 SLOW_CORE_GAMES = {
     "leduc3": (["--game", "leduc", "-p", "players=3"], 5, ["iterations=20", "k=2", "play=average"]),
+    # Liar's Dice has one betting round: by default one search solves the whole game; here
+    # depth-limited searches with continuation leaves, and nested re-solves (12,019 searches)
+    "liars_dice_depth4": (["--game", "liars_dice"], 5, ["iterations=20", "depth=actions:4"]),
 }
 BELIEFS = ("range", "exact")
 CORE_FIGURES = ("nash_conv", "exploitability", "game_value")
@@ -355,7 +359,7 @@ def record_all(folder: Path, slow: bool = False) -> dict[str, dict]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.golden.search_record", description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="write the record (else: compare with it)")
-    parser.add_argument("--slow", action="store_true", help="also 3-player Leduc (minutes)")
+    parser.add_argument("--slow", action="store_true", help="also the slow core games (minutes)")
     parser.add_argument("--out", type=Path, default=RECORD_DIR,
                         help="with --write: the folder (e.g. another one, to compare the files byte for byte)")
     args = parser.parse_args(argv)
