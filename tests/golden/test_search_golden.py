@@ -21,9 +21,9 @@ def _report(problems: list[str]) -> str:
 
 
 @functools.cache
-def _core(name: str, folder) -> dict:
-    """The core game's figures, computed once per run (two tests read them)."""
-    return record.record_core_game(name, folder)
+def _core(name: str, beliefs: str, folder) -> dict:
+    """The core game's figures with these beliefs, computed once per run (two tests read them)."""
+    return record.record_core_game(name, folder, (beliefs,))
 
 
 def test_the_record_covers_searches_in_every_round_and_both_table_sizes():
@@ -61,20 +61,32 @@ def test_spot_solution_matches_the_record(spot):
     assert not problems, _report([f"{spot}{p}" for p in problems])
 
 
-_CORE = [*record.CORE_GAMES, *(pytest.param(g, marks=pytest.mark.slow) for g in record.SLOW_CORE_GAMES)]
+#: (game, beliefs) pairs too long for every run (minutes each)
+_SLOW = {(game, beliefs) for game in record.SLOW_CORE_GAMES for beliefs in record.BELIEFS}
 
 
-@pytest.mark.parametrize("game", _CORE)
-def test_core_search_exploitability_matches_the_record(game, core_stores):
-    problems = record.compare_figures(record.load("core_search")[game], _core(game, core_stores), TOLERANCE)
+def _core_params(games, beliefs=record.BELIEFS):
+    return [pytest.param(g, b, id=f"{g}-{b}", marks=[pytest.mark.slow] if (g, b) in _SLOW else [])
+            for g in games for b in beliefs]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "beliefs"), _core_params([*record.CORE_GAMES, *record.SLOW_CORE_GAMES]))
+def test_core_search_exploitability_matches_the_record(game, beliefs, core_stores):
+    recorded = record.load("core_search")[game]
+    recorded = {key: value for key, value in recorded.items() if key not in record.BELIEFS or key == beliefs}
+    problems = record.compare_figures(recorded, _core(game, beliefs, core_stores), TOLERANCE)
     assert not problems, _report([f"{game}{p}" for p in problems])
 
 
-@pytest.mark.parametrize("game", _CORE)
+@pytest.mark.parametrize("game", [
+    pytest.param(g, marks=[pytest.mark.slow] if any((g, b) in _SLOW for b in record.BELIEFS) else [])
+    for g in [*record.CORE_GAMES, *record.SLOW_CORE_GAMES]
+])  # fmt: skip
 def test_core_search_with_range_beliefs_equals_exact_beliefs(game, core_stores):
-    figures = _core(game, core_stores)
+    ranged, exact = (_core(game, beliefs, core_stores)[beliefs] for beliefs in ("range", "exact"))
+    assert ranged["searches"] == exact["searches"]
     for key in record.CORE_FIGURES:
-        assert figures["range"][key] == pytest.approx(figures["exact"][key], abs=TOLERANCE), key
+        assert ranged[key] == pytest.approx(exact[key], abs=TOLERANCE), key
 
 
 def test_a_difference_is_reported_with_its_hand_seat_public_state_and_size():
