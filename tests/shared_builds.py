@@ -87,6 +87,17 @@ def _nlth_hu_blueprint(folder: Path) -> None:
     assert solve_nlth(*args, timeout=900)["players"] == 2
 
 
+def _golden_blueprint(players: int):
+    """The blueprint of issue 33's search record (tests/golden/search_record.py)."""
+
+    def build(folder: Path) -> None:
+        from tests.golden.search_record import train_blueprint
+
+        train_blueprint(players, folder)
+
+    return build
+
+
 def _play_tiny_blueprint(folder: Path) -> None:
     gamesolve("solve", "--game", "nlth", "--iterations", "3000", "--seed", "7", "--out", str(folder), "--json")
 
@@ -100,6 +111,8 @@ BUILDS = {
     "nlth-hu-blueprint": _nlth_hu_blueprint,
     "nlth-trained": _nlth_trained,
     "play-tiny-blueprint": _play_tiny_blueprint,
+    "golden-6p-blueprint": _golden_blueprint(6),
+    "golden-hu-blueprint": _golden_blueprint(2),
     "leduc3-tree": _leduc3_tree,
     "play-kuhn-policy": _play_kuhn_policy,
 }
@@ -110,6 +123,8 @@ FIXTURES = {
     "nlth-trained": "trained",
     "play-tiny-blueprint": "tiny_blueprint",
     "leduc3-tree": "leduc3_tree",
+    "golden-6p-blueprint": "golden_6p_blueprint",
+    "golden-hu-blueprint": "golden_hu_blueprint",
 }
 
 
