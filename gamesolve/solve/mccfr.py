@@ -543,18 +543,19 @@ class MCCFRTrainer(ScheduledRun):
         tb.saturated[0] = self.counters.saturated_regrets
 
     # -- results -------------------------------------------------------------------------
-    def current_rows(self) -> np.ndarray:
+    def current_rows(self, out: np.ndarray | None = None) -> np.ndarray:
         """Regret-matching strategy of every allocated row (arena layout, float32: this is
-        the size of the tables themselves)."""
-        out = np.zeros(self.used, dtype=np.float32)
+        the size of the tables themselves), into ``out`` if given."""
+        if out is None:
+            out = np.zeros(self.used, dtype=np.float32)
         K.current_strategy(self._tree, self.regrets, self.node_offset, 0, out)
         return out
 
-    def average_rows(self) -> np.ndarray:
-        """The blueprint (arena layout). ``pluribus``: the first round's phi average and the
-        later rounds' averaged snapshots; ``sampled``: every row's sampled average. Rows
-        with nothing accumulated yet fall back to the current strategy."""
-        out = self.current_rows()
+    def average_rows(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The blueprint (arena layout), into ``out`` if given. ``pluribus``: the first round's
+        phi average and the later rounds' averaged snapshots; ``sampled``: every row's sampled
+        average. Rows with nothing accumulated yet fall back to the current strategy."""
+        out = self.current_rows(out)
         rounds = self.form.num_rounds
 
         def blend(values, lo, hi):
@@ -569,16 +570,16 @@ class MCCFRTrainer(ScheduledRun):
         return out
 
     def release_average_rows(self) -> np.ndarray:
-        """:meth:`average_rows` for the last time: under the ``sampled`` average it is written
-        into the regret table's own memory (a float32 view), and the training tables are let
-        go. For the run's end, after its last checkpoint: a big game's final evaluation then
-        has the memory the tables held (Liar's Dice 2x6: 2.8 GB of averages instead of 2.8 GB
-        more, and the 5.6 GB of sums freed). The trainer cannot train or save after this."""
-        if self.config.average == "sampled":
-            rows = self.regrets[: self.used].view(np.float32)
-            K.sampled_average_into(self._tree, self.regrets, self.avg, self.node_offset, rows, self._sig.copy())
-        else:
-            rows = self.average_rows()
+        """:meth:`average_rows` for the last time, written into the regret table's own memory
+        (a float32 view), and the training tables let go. For the run's end, after its last
+        checkpoint: a big game's final evaluation then has the memory the tables held (Liar's
+        Dice 2x6: 2.8 GB of averages instead of 2.8 GB more, and the 5.6 GB of sums freed).
+        The trainer cannot train or save after this.
+
+        The view is safe because ``strategy_from_regrets`` sums a row's regrets before it
+        writes, and reads each entry before writing that same entry; the blends that follow
+        read the average sums, never the regrets."""
+        rows = self.average_rows(out=self.regrets[: self.used].view(np.float32))
         empty = np.zeros(0, dtype=np.float32)
         self.tables = self.tables._replace(regrets=np.zeros(0, dtype=np.int32), avg=np.zeros(0), phi=empty)
         self.snap_sum = empty

@@ -83,7 +83,9 @@ and ``refill_below``: a thread returns for a fresh reservoir when its own holds 
 
 @njit(cache=True)
 def strategy_from_regrets(regrets, row, n_actions, out):
-    """CALCULATE-STRATEGY (Algorithm 1): positive regrets normalised, else uniform."""
+    """CALCULATE-STRATEGY (Algorithm 1): positive regrets normalised, else uniform.
+    ``out`` may be the row's own memory (``MCCFRTrainer.release_average_rows``): the sum comes
+    first and each entry is read before it is written, so keep that order."""
     total = 0.0
     if row >= 0:
         for a in range(n_actions):
@@ -488,31 +490,6 @@ def blend_normalised(tree, values, node_offset, min_round, max_round, out):
             if total > 0.0:
                 for a in range(n_act):
                     out[row + a] = values[row + a] / total
-
-
-@njit(cache=True)
-def sampled_average_into(tree, regrets, avg, node_offset, out, scratch):
-    """Every allocated row's sampled average (``avg`` normalised; the regret-matching strategy
-    where ``avg`` has no mass yet) into ``out``. ``out`` may be a float32 view of ``regrets``'
-    own memory (the run's end, when the regrets are read for the last time): each row is read
-    whole into ``scratch`` before it is written."""
-    for node in range(tree.kind.shape[0]):
-        if not _owns_rows(tree, node_offset, node, 0, 1 << 30):
-            continue
-        off = node_offset[node]
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for b in range(tree.num_private[tree.round[node]]):
-            row = off + b * n_act
-            total = 0.0
-            for a in range(n_act):
-                total += avg[row + a]
-            if total > 0.0:
-                for a in range(n_act):
-                    scratch[a] = avg[row + a] / total
-            else:
-                strategy_from_regrets(regrets, row, n_act, scratch)
-            for a in range(n_act):
-                out[row + a] = scratch[a]
 
 
 SNAPSHOT_SCALE = 65535.0
