@@ -26,18 +26,22 @@ import sys
 import time
 
 
-def run(game: str, iterations: int, extra: list[str]) -> dict:
-    cmd = [sys.executable, "-m", "gamesolve.cli", "solve", "--game", game, "--algo", "mccfr-p", "--iterations", str(iterations),
-           "--seed", "0", "--json", *extra]  # fmt: skip
-    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+def timed_solve(args: list[str], **env: str) -> dict:
+    """``gamesolve solve ARGS --seed 0 --json`` in a fresh process (Ray's usage report off,
+    ``env`` added): its JSON summary with ``wall``, the whole command's seconds."""
+    cmd = [sys.executable, "-m", "gamesolve.cli", "solve", *args, "--seed", "0", "--json"]
     started = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, RAY_USAGE_STATS_ENABLED="0", **env))
     wall = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(proc.stderr[-2000:])
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     result["wall"] = wall
     return result
+
+
+def run(game: str, iterations: int, extra: list[str]) -> dict:
+    return timed_solve(["--game", game, "--algo", "mccfr-p", "--iterations", str(iterations), *extra])
 
 
 def main() -> None:

@@ -21,12 +21,12 @@ then listens on loopback only); a one-node local Ray is started by the command i
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
 import sys
-import time
+
+from ray_small_game import timed_solve  # (benchmarks/ is on the path of a script run from it)
 
 CONFIGS = {
     "1 thread": [],
@@ -45,16 +45,9 @@ def game_rows(preset: str) -> int:
 
 
 def run(preset: str, seconds: float, extra: list[str]) -> dict:
-    cmd = [sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", "--preset", preset,
-           "--minutes", f"{seconds / 60:.4f}", "--seed", "0", "--json", *extra]  # fmt: skip
-    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled")
-    started = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    wall = time.perf_counter() - started
-    if proc.returncode != 0:
-        raise SystemExit(proc.stderr[-2000:])
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
-    done = result["iterations_this_run"]
+    result = timed_solve(["--game", "nlth", "--preset", preset, "--minutes", f"{seconds / 60:.4f}", *extra],
+                         RAY_AUTH_MODE="disabled")  # fmt: skip
+    done, wall = result["iterations_this_run"], result["wall"]
     return {"iterations": done, "per_training_second": done / result["training_seconds"],
             "per_wall_second": done / wall, "wall": wall, "rss": result.get("ray_worker_peak_rss_bytes"),
             "cache_peak": result.get("ray_cache_peak_rows"), "rows": result.get("game_rows"),
