@@ -19,6 +19,15 @@ solves benchmarks/spot_speed.py's spot (the issue's heads-up acceptance spot) to
 each tree, alternating, and prints solver seconds (wall and processor), iterations and the
 exploitability reached; the ratio is of the wall seconds.
 
+    python benchmarks/compare_commits.py --what search [--hands 12] [--rounds 3] [--base REV]
+
+plays a six-player match in each tree, alternating: one search agent (no time budget, iteration
+caps: vector CFR 100, MCCFR 20,000, one thread) and five blueprint agents over one `tiny`
+blueprint (200,000 MCCFR iterations, seed 0, trained once by this checkout), the same seed, and
+prints the search agent's median seconds per searched decision, its searched decisions and the
+match's processor seconds; the ratio is of the median latency (the decisions are the same in
+both trees where the search's behaviour is: tests/golden checks that).
+
     python benchmarks/compare_commits.py --what abstraction [--preset tiny] [--threads 2] [--rounds 2] [--base REV]
 
 builds the card abstraction preset in each tree, alternating, each into its own temporary cache
@@ -119,6 +128,33 @@ print(json.dumps({"rate": 1.0 / ab.attrs["build_seconds"], "build_seconds": ab.a
 """
 
 
+SEARCH_PROBE = r"""
+import json, sys, time
+sys.meta_path = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+from click.testing import CliRunner
+from gamesolve.cli import cli
+store, hands = sys.argv[1], sys.argv[2]
+search = f"search:store={store}:seconds=0:iterations=100:mccfr_iterations=20000"
+agents = ",".join([search] + [f"blueprint:store={store}"] * 5)
+cpu = time.process_time()
+out = CliRunner().invoke(cli, ["match", "--game", "nlth", "--hands", hands, "--seed", "3", "--json", "--agents", agents])
+if out.exit_code:
+    raise SystemExit(out.output[-2000:])
+result = json.loads(out.output[out.output.index("{"):])
+latency = result["agents"][0]["latency"]["searched"]
+print(json.dumps({"rate": 1.0 / latency["median"], "median": latency["median"], "p95": latency["p95"],
+                  "decisions": latency["decisions"], "cpu_seconds": time.process_time() - cpu}))
+"""
+
+
+def train_search_blueprint(tmp: Path) -> str:
+    """The six-player ``tiny`` blueprint both trees' search matches play over (this checkout trains it)."""
+    out = tmp / "bp6"
+    subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", "nlth", "--iterations", "200000",
+                    "--seed", "0", "--out", str(out), "--json"], check=True, capture_output=True)  # fmt: skip
+    return str(out)
+
+
 def same_abstractions(a: str, b: str) -> list[str]:
     """Names of the arrays and attributes that differ between two abstraction folders."""
     import numpy as np
@@ -150,8 +186,9 @@ def main() -> None:
     parser.add_argument("--preset", default="tiny", help="nlth's abstraction preset")
     parser.add_argument("--iterations", type=int, default=300_000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--what", choices=("mccfr", "tabular", "spot", "abstraction"), default="mccfr",
-                        help="MCCFR training, tabular CFR+, the spot benchmark's solve or a card abstraction build")
+    parser.add_argument("--what", choices=("mccfr", "tabular", "spot", "abstraction", "search"), default="mccfr",
+                        help="MCCFR training, tabular CFR+, the spot benchmark's solve, a card abstraction build or six-player search latency")
+    parser.add_argument("--hands", type=int, default=12, help="--what search: hands of the match")
     parser.add_argument("--street", choices=("river", "turn", "flop"), default="turn", help="--what spot: the street")
     parser.add_argument("--threads", type=int, default=None,
                         help="solver threads (--what spot: default 2; --what mccfr: default 1, rates per CPU second, else per wall second)")
@@ -163,8 +200,11 @@ def main() -> None:
         "tabular": (TABULAR_PROBE, [args.game, str(args.iterations)]),
         "spot": (SPOT_PROBE, [args.street, str(args.threads or 2)]),
         "abstraction": (ABSTRACTION_PROBE, [args.preset, str(args.threads or 2)]),
+        "search": (SEARCH_PROBE, []),
     }[args.what]
     with tempfile.TemporaryDirectory() as tmp:
+        if args.what == "search":
+            probe_args = [train_search_blueprint(Path(tmp)), str(args.hands)]
         if args.what == "abstraction":
             return compare_abstraction_builds(args, probe, probe_args, Path(tmp))
         base = Path(tmp) / "base"
@@ -174,6 +214,9 @@ def main() -> None:
             if args.what == "spot":
                 print("| round | tree | iterations | solver s | CPU s | exploitability (% pot) | load |")
                 print("|---|---|---:|---:|---:|---:|---:|")
+            elif args.what == "search":
+                print("| round | tree | searched decisions | median s | p95 s | match CPU s |")
+                print("|---|---|---:|---:|---:|---:|")
             else:
                 unit = "it/CPU s" if args.what != "mccfr" or (args.threads or 1) == 1 else "it/s"
                 print(f"| round | {args.base} {unit} | this checkout {unit} | ratio |")
@@ -186,9 +229,13 @@ def main() -> None:
                     for name, row in ((args.base, old), ("this checkout", new)):
                         print(f"| {r + 1} | {name} | {row['iterations']} | {row['solver_seconds']:.2f} | "
                               f"{row['solver_cpu_seconds']:.2f} | {row['exploitability_pct_pot']:.3f} | {row['load_average']} |", flush=True)
+                elif args.what == "search":
+                    for name, row in ((args.base, old), ("this checkout", new)):
+                        print(f"| {r + 1} | {name} | {row['decisions']} | {row['median']:.3f} | {row['p95']:.3f} | "
+                              f"{row['cpu_seconds']:.1f} |", flush=True)
                 else:
                     print(f"| {r + 1} | {old['rate']:,.0f} | {new['rate']:,.0f} | {new['rate'] / old['rate']:.3f} |", flush=True)
-            what = "speed (1 / solver seconds)" if args.what == "spot" else "rate"
+            what = {"spot": "speed (1 / solver seconds)", "search": "speed (1 / median seconds per searched decision)"}.get(args.what, "rate")
             print(f"\nmedian {what} ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)

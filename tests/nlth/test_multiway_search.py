@@ -240,18 +240,18 @@ def test_three_handed_turns_and_rivers_are_searched_with_mccfr():
     config = NLTHSearchConfig.from_options({"seconds": "0", "mccfr_iterations": "3000", "streets": "2,3"})
     agent = NLTHSearchAgent(NLTHGame(players=3), CallingBlueprint(), config, seed=2)
     solves = []
-    original = agent._solve_multiway
+    original = agent._solve
 
     def spy():
         original()
         solves.append((agent.root.street, agent.solved))
 
-    agent._solve_multiway = spy
+    agent._solve = spy
     final = play_three_handed(agent, 1, lambda s: CHECK_CALL)
     assert final.is_terminal()
     by_street = {}
     for d in agent.decisions:
-        by_street.setdefault(d.street, set()).add(d.searched)
+        by_street.setdefault(d.round, set()).add(d.searched)
     assert by_street[2] == {True} and by_street[3] == {True} and by_street[0] == {False}
     assert {street for street, _ in solves} == {2, 3}
     assert all(s.iterations == 3000 and s.form.num_players == 3 for _, s in solves)
@@ -267,25 +267,25 @@ def test_a_multiway_off_tree_bet_is_added_to_the_subgame_where_it_was_taken():
         return CHECK_CALL
 
     solves = []
-    original = agent._solve_multiway
+    original = agent._solve
 
     def spy():
         original()
         solves.append((agent.root.street, {k: set(v) for k, v in agent.added.items()}, agent.solved))
 
-    agent._solve_multiway = spy
+    agent._solve = spy
     play_three_handed(agent, 2, odd)
     turn = [(added, solved) for street, added, solved in solves if street == 2]
     # The bet came before the agent's first turn decision: the round's solve includes it.
     assert turn
-    (path, amounts), = turn[-1][0].items()
-    assert amounts == {333}
+    (path, labels), = turn[-1][0].items()
+    assert labels == {raise_action(333)}
     node = 0
     form = turn[-1][1].form
     for label in path:
         node = int(form.children(node)[[int(a) for a in form.labels(node)].index(label)])
     assert raise_action(333) in [int(a) for a in form.labels(node)]
-    assert all(d.searched for d in agent.decisions if d.street >= 2)
+    assert all(d.searched for d in agent.decisions if d.round >= 2)
 
 
 def test_same_seed_same_multiway_play():
@@ -330,8 +330,8 @@ def flop_agent(trained):
 
 def test_a_multiway_flop_subgame_stops_at_the_turn_with_a_choice_of_continuations(flop_agent):
     agent, state = flop_agent
-    assert agent._mode() == "multiway-limited"
-    form = agent._form()
+    assert agent.plan.mode == "multiway-limited"
+    form = agent._subgame().form
     rollout = np.flatnonzero(form.term_kind == ROLLOUT)
     assert len(rollout) and not (form.node_kind == CHANCE).any()  # no turn card inside
     # A leaf with three players able to act: 4 x 4 x 4 joint choices, each chooser's nodes
@@ -351,7 +351,7 @@ def test_a_rollout_value_is_the_blueprint_played_out_by_the_chosen_continuations
     from gamesolve.game.rollout import rollout_value
 
     agent, state = flop_agent
-    form = agent._form()
+    form = agent._subgame().form
     ro = form.rollout
     store, cards = agent.blueprint.store, agent.blueprint.cards
     batch, full = form.deals.sample(11, 0, 4)
@@ -395,7 +395,7 @@ def test_the_agent_searches_a_multiway_flop_and_plays_it(flop_agent):
             action = CHECK_CALL
         agent.observe(state, action)
         state = state.child(action)
-    assert agent.decisions and agent.decisions[0].street == 1
+    assert agent.decisions and agent.decisions[0].round == 1
     assert all(d.searched for d in agent.decisions)  # the flop and any later street
 
 
@@ -445,9 +445,9 @@ def test_a_first_round_raise_far_from_every_blueprint_size_is_searched(first_rou
     far = max(blueprint_raises(agent, probe)) // 2 + 333
     assert min(abs(far - s) for s in blueprint_raises(agent, probe)) > 100
     state = first_round_to_the_agent(agent, far)
-    assert agent._mode() == "first-round" and agent.root.history == state.history
+    assert agent.plan.mode == "first-round" and agent.root.history == state.history
     agent.act(state, 1)
-    assert agent.decisions[-1].street == 0 and agent.decisions[-1].searched
+    assert agent.decisions[-1].round == 0 and agent.decisions[-1].searched
     form = agent.solved.form
     assert (form.term_kind == ROLLOUT).any() and not (form.node_kind == CHANCE).any()
 
@@ -461,4 +461,4 @@ def test_a_first_round_raise_near_a_blueprint_size_plays_the_blueprint(first_rou
     near = min(blueprint_raises(agent, probe)) + 60
     state = first_round_to_the_agent(agent, near)
     agent.act(state, 1)
-    assert agent._mode() is None and not agent.decisions[-1].searched
+    assert agent.plan is None and not agent.decisions[-1].searched

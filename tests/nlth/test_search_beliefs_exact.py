@@ -208,7 +208,7 @@ def test_the_river_subgame_values_from_the_beliefs_equal_those_from_the_exact_di
     assert not frozen  # the river's first solve: nothing of the agent's is frozen yet
     factors = exact_factors(exact_deal_distribution(record, history))
     assert np.abs(deal_distribution_of(factors) - as_matrix(exact_deal_distribution(record, history))).max() < 1e-12
-    spot, seats = agent._spot()
+    spot, seats = agent.plan.spot, agent.plan.seats
     form = solved.form
     profile = {
         (node, h): row

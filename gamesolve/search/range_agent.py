@@ -1,0 +1,348 @@
+"""Real-time search over ranges for games too large to enumerate (supplement, "Further details
+of the real-time search algorithm"; Algorithm 2): one agent for every game whose plugin
+supplies a :class:`~gamesolve.search.domain.SearchDomain`.
+
+How a hand goes for the agent in ``seat``:
+
+* Beliefs are one vector over the private states per player
+  (:class:`~gamesolve.search.beliefs.ItemRanges`), at the root of the current betting round.
+  When a round ends they are carried to the next root by Bayes' rule with the profile sigma
+  (lines 16-19): the blueprint where the round was not searched, else the latest search's
+  *average* strategy; for the agent's own actions, the probabilities it actually played with
+  for its actual private state (line 13), sigma for its other states. Public items dealt remove
+  the states holding them.
+* Which rounds search, and the subgame of each, are the plugin's
+  (:meth:`~gamesolve.search.domain.SearchDomain.plan`); the solver is the core's, picked by the
+  subgame's shape (:func:`~gamesolve.search.range_solve.solve_subgame`).
+* An opponent's action the subgame does not offer is added where it was taken and the round is
+  re-solved from its root (lines 5-8), with the agent's own earlier actions in the round
+  frozen for its actual private state.
+* An opponent's action the plugin names a trigger (hold'em: a first-round raise far from the
+  blueprint's sizes) moves the root to the state after it, the beliefs carried there by the
+  blueprint, and the rest of the round is searched.
+* Each solve runs until its time budget (``seconds``, the decision's: observing and building
+  count against it) or its iteration cap; the agent plays the final iteration's strategy
+  (``play=current``, as Pluribus) and keeps the average as sigma. Other decisions play the
+  blueprint. Every decision is recorded (:class:`Decision`).
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import attrs
+import numpy as np
+
+from gamesolve.agents import Agent, hand_seed
+from gamesolve.game.state import CHANCE, State
+from gamesolve.search.beliefs import ItemRanges
+from gamesolve.search.domain import Path, RangeSubgame, RoundPlan, SearchDomain
+from gamesolve.search.range_solve import RangeSolveConfig, SolvedSubgame, solve_subgame
+
+
+@attrs.frozen
+class Decision:
+    """One decision of the agent: its round, the seconds it took (searches since the last
+    decision included) and whether a search decided it."""
+
+    round: int
+    seconds: float
+    searched: bool
+
+
+class RangeSearchAgent(Agent):
+    """Plays one seat with real-time search (see the module docstring) over ``blueprint``, an
+    agent of the game (``act``, ``new_hand``, ``range_probabilities``).
+
+    Its strategy over its whole range (:meth:`range_probabilities`, for local best response): at
+    a decision it searched, the rows of that solve for every private state (for the one it
+    holds, exactly what :meth:`act` samples from); at a state it has not acted at, what a copy
+    of it that follows the hand there would play (searching there if the round searches); the
+    blueprint's where the blueprint plays.
+    """
+
+    name = "search"
+    strategy_is_exact = False
+    """For the private state the agent holds the exposure is what it plays; for its other states
+    it is a model: an agent actually holding one would have frozen its own earlier rows with that
+    state's probabilities and carried its own range with them (Algorithm 2, line 13) and, under
+    a time budget, solved for a different time. Local best response may use a model; AIVAT over
+    every state of the range does not: it evaluates the agent on the state it holds alone
+    (``own_strategy_is_exact``)."""
+    own_strategy_is_exact = True
+    """The exposure for the private state the agent holds is exactly what it plays (tested):
+    AIVAT's corrections at chance and at its own decisions hold with that state alone."""
+
+    def __init__(self, game, blueprint, domain: SearchDomain, config: RangeSolveConfig = RangeSolveConfig(), seed: int = 0):
+        self.game = game
+        self.blueprint = blueprint
+        self.domain = domain
+        self.config = config
+        self.num_private = int(domain.items.shape[0])
+        self.seed = seed
+        self.new_hand(0, 0)
+
+    # -- a hand --------------------------------------------------------------------------
+    def new_hand(self, seat: int, hand: int) -> None:
+        self.blueprint.new_hand(seat, hand)
+        self.rng = np.random.default_rng(hand_seed(self.seed, hand))
+        self.seat = seat
+        self.decisions: list[Decision] = []  # this hand's
+        self.ranges = ItemRanges.initial(self.domain.items, self.game.num_players)  # at the round's root
+        self.root: State | None = None  # the round's root
+        self.plan: RoundPlan | None = None  # how the round searches (None: the blueprint plays it)
+        self.triggered = False  # the root was moved to an opponent's triggering action
+        self.actions: list[tuple[State, int, int]] = []  # (state, player, action) since the root
+        self.items: list[int] = []  # public items dealt since the root
+        self.added: dict[Path, set[int]] = {}  # path -> labels added this round
+        self.frozen: dict[Path, dict[int, float]] = {}  # our path -> probabilities played
+        self.solved: SolvedSubgame | None = None
+        self.stale = False  # an action was added since the last solve
+        self._built: tuple[tuple, RangeSubgame | None] | None = None  # (added, the round's subgame)
+        self.busy = 0.0
+        self._deadline: float | None = None  # when the current decision's time budget ends
+        # Seconds per subgame node the last solve of each kind took to read its strategies
+        # out, which a decision's budget reserves (sampled-chance and MCCFR solves; a vector
+        # CFR solve is read node by node when asked, about nothing).
+        self._readout: dict[str, float] = {}
+        self._seen: State | None = None  # the state after the last transition observed
+        self._played: dict[tuple[int, ...], tuple[list[int], np.ndarray] | None] = {}  # history -> exposure
+        self._probes: dict[tuple[int, ...], tuple[list[int], np.ndarray] | None] = {}  # hypothetical states'
+
+    def observe(self, state: State, action: int) -> None:
+        started = time.perf_counter()
+        player = state.current_player()
+        child = self._seen = state.child(action)
+        if player == CHANCE:
+            before = len(self.domain.public_items(state))
+            self.items.extend(int(i) for i in self.domain.public_items(child)[before:])
+        else:
+            if player != self.seat and self.plan is not None and not self._offered(state, action):
+                # Lines 5-7: the action joins the subgame where it was taken; the round is
+                # re-solved from its root before sigma or play needs it.
+                self.added.setdefault(self._path(state), set()).add(self.plan.label(state, action))
+                self.stale = True
+            self.actions.append((state, player, int(action)))
+        if child.current_player() >= 0 and (self.root is None or self.domain.round_of(child) != self.domain.round_of(self.root)):
+            self._new_round(child)
+        elif (player >= 0 and player != self.seat and child.current_player() >= 0 and not self.triggered
+              and self.domain.triggers(state, player, action, self.seat)):  # fmt: skip
+            self._move_root(child)
+        self.busy += time.perf_counter() - started
+
+    def act(self, state: State, seat: int) -> int:
+        started = time.perf_counter()
+        searched = self.plan is not None
+        action = None
+        if searched:
+            # The budget is the decision's, as the match measures it: the work done while
+            # observing since the last decision (beliefs, a re-solve) and building the subgame
+            # count against it.
+            self._deadline = started + self.config.seconds - self.busy
+            try:
+                action = self._search_action(state)
+            finally:
+                self._deadline = None
+        if action is None:
+            searched = False
+            self._played[tuple(state.history)] = None
+            action = self.blueprint.act(state, seat)
+        self.decisions.append(Decision(self.domain.round_of(state), self.busy + time.perf_counter() - started, searched))
+        self.busy = 0.0
+        return action
+
+    @property
+    def last_searched(self) -> bool:
+        return bool(self.decisions) and self.decisions[-1].searched
+
+    def _budget(self, reserve: float = 0.0) -> float | None:
+        """Seconds a solve may take: None without a budget; the rest of the current
+        decision's budget less ``reserve`` (the read-out that follows the solve) when a decision
+        asks for the solve (at least a tenth of the budget, so that the solver runs at all), the
+        whole budget otherwise (a re-solve between decisions)."""
+        if self.config.seconds <= 0:
+            return None
+        if self._deadline is None:
+            return self.config.seconds
+        return max(self._deadline - time.perf_counter() - reserve, 0.1 * self.config.seconds)
+
+    # -- roots and beliefs ----------------------------------------------------------------
+    def _move_root(self, state: State) -> None:
+        """A triggered search starts at the public state after the opponent's action (unsafe
+        search from there), with the beliefs carried to it by sigma."""
+        ranges = self.ranges
+        for before, player, action in self.actions:
+            ranges = ranges.after_action(player, self._sigma(before, player, action))
+        self.ranges, self.root, self.triggered = ranges, state, True
+        self.actions, self.added, self.frozen = [], {}, {}
+        self._reset_round()
+
+    def _new_round(self, root: State) -> None:
+        """CHECKNEWROUND: carry the beliefs to the new round's root with sigma."""
+        if self.stale:
+            self._solve()  # sigma of this round includes the added actions
+        ranges = self.ranges
+        for state, player, action in self.actions:
+            ranges = ranges.after_action(player, self._sigma(state, player, action))
+        for item in self.items:
+            ranges = ranges.after_item(item)
+        if self.root is None:  # the first round: the public items are whatever is out already
+            for item in self.domain.public_items(root):
+                ranges = ranges.after_item(item)
+        self.ranges, self.root = ranges, root
+        self.actions, self.items, self.added, self.frozen = [], [], {}, {}
+        self._reset_round()
+
+    def _reset_round(self) -> None:
+        self.solved, self.stale, self._built = None, False, None
+        self.plan = self.domain.plan(self.root, self.seat, self.triggered)
+
+    def _sigma(self, state: State, player: int, action: int) -> np.ndarray:
+        """``float[S]``: sigma's probability of ``action`` at ``state`` for each private state
+        of ``player``: the last solve's average where it covers the state, else the blueprint;
+        for the agent's own action, what it played with for its actual private state."""
+        out = None
+        label = self._label(state, action) if self.solved is not None else None
+        if self.solved is not None:
+            node = _walk(self.solved.form, self._path(state))
+            labels = [] if node is None else [int(a) for a in self.solved.form.labels(node)]
+            rows = self.solved.rows(node, "average") if label in labels else None
+            if rows is not None:
+                out = rows[:, labels.index(label)].copy()
+        if out is None:
+            out = self.domain.blueprint_probs(state, player, action)
+        played = self.frozen.get(self._path(state)) if player == self.seat else None
+        if played is not None:
+            out[self.domain.private_index(state, self.seat)] = played.get(label, 0.0)
+        return out
+
+    # -- the subgame -----------------------------------------------------------------------
+    def _subgame(self) -> RangeSubgame | None:
+        """The round's subgame with the actions added so far (built once per addition)."""
+        key = tuple(sorted((k, tuple(sorted(v))) for k, v in self.added.items()))
+        if self._built is None or self._built[0] != key:
+            self._built = (key, self.plan.subgame(self.added, self.ranges))
+        return self._built[1]
+
+    def _frozen_rows(self, form) -> dict[tuple[int, int], np.ndarray]:
+        """Line 13: the agent's own earlier actions in the round, for its actual private state."""
+        mine = self.domain.private_index(self.root, self.seat)
+        frozen = {}
+        for path, played in self.frozen.items():
+            node = _walk(form, path)
+            if node is not None:
+                frozen[(node, mine)] = np.array([played.get(int(a), 0.0) for a in form.labels(node)])
+        return frozen
+
+    def _solve(self) -> None:
+        """Search(G_root): the round's subgame from its root, with the added actions and the
+        agent's own earlier actions in the round frozen for its actual private state; anytime:
+        it stops when the time budget is spent and plays what there is."""
+        self.solved, self.stale = None, False
+        subgame = self._subgame()
+        if subgame is None:
+            return  # the beliefs say this cannot happen: play the blueprint
+        self.solved = solve_subgame(subgame, self.config, self.num_private, self._frozen_rows(subgame.form), self.rng,
+                                    self._budget, self._readout)  # fmt: skip
+
+    def _path(self, state: State) -> Path:
+        """The subgame labels of the round's actions before ``state``."""
+        return tuple(self._label(before, a) for before, _, a in self.actions if len(before.history) < len(state.history))
+
+    def _label(self, state: State, action: int) -> int:
+        """``action`` as the round's subgame labels it (a round that does not search: itself)."""
+        return int(action) if self.plan is None else self.plan.label(state, action)
+
+    def _offered(self, state: State, action: int) -> bool:
+        """Whether the round's subgame offers ``action`` at ``state``."""
+        subgame = self._subgame()
+        node = None if subgame is None else _walk(subgame.form, self._path(state))
+        return node is not None and self.plan.label(state, action) in {int(a) for a in subgame.form.labels(node)}
+
+    def _strategy(self, state: State) -> tuple[Path, list[int], np.ndarray] | None:
+        """The searched strategy at ``state`` (solving first where needed): the path to it,
+        the subgame's labels there and ``rows[S, labels]`` the agent plays; None where the
+        blueprint plays."""
+        if self.solved is None or self.stale:
+            self._solve()
+        if self.solved is None:
+            return None
+        path = self._path(state)
+        node = _walk(self.solved.form, path)
+        if node is None:
+            return None
+        rows = self.solved.rows(node, self.config.play)
+        if rows is None:
+            return None
+        return path, [int(a) for a in self.solved.form.labels(node)], rows
+
+    def _search_action(self, state: State) -> int | None:
+        found = self._strategy(state)
+        if found is None:
+            return None
+        path, labels, rows = found
+        probs = rows[self.domain.private_index(state, self.seat)]
+        self.frozen[path] = {a: float(p) for a, p in zip(labels, probs)}  # line 13
+        self._played[tuple(state.history)] = _by_real_action(self.domain, state, labels, rows)
+        label = labels[int(self.rng.choice(len(labels), p=probs / probs.sum()))]
+        return self.domain.real_action(state, label)
+
+    # -- the strategy over the range (local best response) ----------------------------------
+    def range_probabilities(self, state: State, seat: int, privates: np.ndarray) -> tuple[list[int], np.ndarray]:
+        """The agent's strategy at ``state`` for each of ``privates`` (as the plugin's agents
+        name private states: hold'em ``int[n, 2]`` hole cards none touching the board): the
+        real actions and ``probs[n, actions]`` (see the class docstring). Neither the agent's
+        state nor its random numbers change."""
+        key = tuple(state.history)
+        if key in self._played:
+            exposed = self._played[key]
+        else:
+            if key not in self._probes:
+                self._probes[key] = self._probe(state)
+            exposed = self._probes[key]
+        if exposed is None:
+            return self.blueprint.range_probabilities(state, seat, privates)
+        actions, rows = exposed
+        return actions, rows[self.domain.private_indices(privates)]
+
+    def _probe(self, state: State) -> tuple[list[int], np.ndarray] | None:
+        """What the agent would play at ``state``, a state after the ones it has seen: a copy
+        of it observes the rest of the way and answers (None: the blueprint plays there)."""
+        seen = self._seen
+        if seen is None or tuple(state.history[: len(seen.history)]) != tuple(seen.history):
+            return None
+        probe = copy.copy(self)
+        probe.rng = copy.deepcopy(self.rng)
+        probe.decisions, probe.actions, probe.items = list(self.decisions), list(self.actions), list(self.items)
+        probe.added = {path: set(labels) for path, labels in self.added.items()}
+        probe.frozen, probe._played, probe._probes, probe._deadline = dict(self.frozen), {}, {}, None
+        before = seen
+        for action in state.history[len(seen.history) :]:
+            probe.observe(before, action)
+            before = before.child(action)
+        found = probe._strategy(state) if probe.plan is not None else None
+        return None if found is None else _by_real_action(self.domain, state, found[1], found[2])
+
+
+def _by_real_action(domain: SearchDomain, state: State, labels: list[int], rows: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """Subgame rows as the real actions :meth:`RangeSearchAgent.act` plays for them (labels
+    that land on the same real action merged), each row normalised as ``act`` samples it."""
+    real = [domain.real_action(state, label) for label in labels]
+    actions = sorted(set(real))
+    merged = np.zeros((rows.shape[0], len(actions)))
+    for col, action in enumerate(real):
+        merged[:, actions.index(action)] += rows[:, col]
+    total = merged.sum(axis=1, keepdims=True)
+    return actions, np.divide(merged, total, out=np.full_like(merged, 1.0 / len(actions)), where=total > 0)
+
+
+def _walk(form, path: Path) -> int | None:
+    """The node reached from the root by ``path`` (edge labels), None if it leaves the form."""
+    node = 0
+    for label in path:
+        labels = [int(a) for a in form.labels(node)]
+        if label not in labels:
+            return None
+        node = int(form.children(node)[labels.index(label)])
+    return node
