@@ -19,7 +19,7 @@ solves benchmarks/spot_speed.py's spot (the issue's heads-up acceptance spot) to
 each tree, alternating, and prints solver seconds (wall and processor), iterations and the
 exploitability reached; the ratio is of the wall seconds.
 
-    python benchmarks/compare_commits.py --what search [--hands 12] [--rounds 3] [--base REV]
+    python benchmarks/compare_commits.py --what search [--hands 40] [--rounds 3] [--base REV]
 
 plays a six-player match in each tree, alternating: one search agent (no time budget, iteration
 caps: vector CFR 100, MCCFR 20,000, one thread) and five blueprint agents over one `tiny`
@@ -141,7 +141,9 @@ out = CliRunner().invoke(cli, ["match", "--game", "nlth", "--hands", hands, "--s
 if out.exit_code:
     raise SystemExit(out.output[-2000:])
 result = json.loads(out.output[out.output.index("{"):])
-latency = result["agents"][0]["latency"]["searched"]
+latency = result["agents"][0]["latency"].get("searched")
+if latency is None:
+    raise SystemExit("the search agent searched no decision: play more --hands")
 print(json.dumps({"rate": 1.0 / latency["median"], "median": latency["median"], "p95": latency["p95"],
                   "decisions": latency["decisions"], "cpu_seconds": time.process_time() - cpu}))
 """
@@ -188,7 +190,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--what", choices=("mccfr", "tabular", "spot", "abstraction", "search"), default="mccfr",
                         help="MCCFR training, tabular CFR+, the spot benchmark's solve, a card abstraction build or six-player search latency")
-    parser.add_argument("--hands", type=int, default=12, help="--what search: hands of the match")
+    parser.add_argument("--hands", type=int, default=40, help="--what search: hands of the match")
     parser.add_argument("--street", choices=("river", "turn", "flop"), default="turn", help="--what spot: the street")
     parser.add_argument("--threads", type=int, default=None,
                         help="solver threads (--what spot: default 2; --what mccfr: default 1, rates per CPU second, else per wall second)")

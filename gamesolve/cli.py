@@ -437,6 +437,8 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
     if "nash_conv" in result:
         lines.append(f"NashConv    {result['nash_conv']:.6g}")
         lines.append(f"exploitability {result['exploitability']:.6g}  (NashConv / players)")
+        if "blueprint_exploitability" in result.get("search", {}):
+            lines.append(f"blueprint   exploitability {result['search']['blueprint_exploitability']:.6g} (the store the search plays over)")
         whose = "the search agent's strategy" if "search" in result else f"{result.get('policy', 'average')} policy"
         lines.append(f"game value  {result['game_value']:+.6f}  (player 0, {whose})")
     if "allocated_infoset_actions" in result:
@@ -495,7 +497,8 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
     try:
         host.game_spec(game_name)
         if _training_store_without_policy(store_path):  # a game too big for a policy store
-            return _training_exploitability(host, game_name, given, players, store_path, policy, search, as_json)
+            return _training_exploitability(host, game_name, given, players, store_path, policy, search or bool(search_options),
+                                            search_options, as_json)  # fmt: skip
         store = read_policy(store_path)
     except (RegistryError, StoreError, UserError) as exc:
         raise InputError(one_line(exc)) from None
@@ -546,9 +549,10 @@ def _training_store_without_policy(path: Path) -> bool:
     return isinstance(attributes, dict) and attributes.get("format") == ckpt.FORMAT and not (path / "policy").is_dir()
 
 
-def _training_exploitability(host, game_name, given, players, store_path, policy, search, as_json):
+def _training_exploitability(host, game_name, given, players, store_path, policy, search, search_options, as_json):
     """``exploitability`` of an MCCFR store's last checkpoint by the vector best response over
-    the game's factored form (gamesolve/evaluate/vector_best_response.py)."""
+    the game's factored form (gamesolve/evaluate/vector_best_response.py); with ``search``, of
+    the search agent over the store's blueprint, composed on the form's rows."""
     from gamesolve.evaluate.vector_best_response import vector_evaluator
     from gamesolve.game.compile import factored_form
     from gamesolve.progress import BarProgress
@@ -556,8 +560,18 @@ def _training_exploitability(host, game_name, given, players, store_path, policy
     from gamesolve.store import checkpoint as ckpt
     from gamesolve.store.form_cache import FormCache
 
+    config = None
     if search:
-        raise InputError(f"{store_path} holds an MCCFR run of a game too big for a policy store; --search needs a policy store")
+        from gamesolve.search import SearchConfig
+
+        if policy != "average":
+            raise InputError("--search plays the blueprint, which a training store holds as the average strategy (--policy average)")
+        if not (store_path / "blueprint").is_dir():
+            raise InputError(f"{store_path} holds no blueprint strategy store for --search to play over")
+        try:
+            config = SearchConfig.from_options(_finite(parse_params(search_options, "--search-option"), "--search-option"))
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise InputError(one_line(exc)) from None
     meta = ckpt.read_meta(store_path)
     if meta["game"] != game_name:
         raise InputError(f"{store_path} holds a run of {meta['game']}, not {game_name}")
@@ -574,16 +588,58 @@ def _training_exploitability(host, game_name, given, players, store_path, policy
         if evaluate is None:
             raise InputError(f"{game.describe()}: no exact evaluation over its factored form (it needs listed deals and "
                              f"fixed or table terminals); its run keeps no policy store to evaluate instead")  # fmt: skip
-        trainer = checkpoint_trainer(store_path, form)
-        progress.note(f"best response over {form.num_nodes:,} public nodes x {len(form.deals.listed.prob):,} deals")
-        rows = trainer.average_rows() if policy == "average" else trainer.current_rows()
-        fields = evaluate(trainer.node_offset, rows)
+        if search:
+            from gamesolve.store.strategy_store import StrategyStore
+
+            blueprint = StrategyStore(store_path / "blueprint")
+            try:
+                fields = _search_over_form(game, form, blueprint, config, evaluate, progress)
+            except (UserError, ValueError) as exc:  # FormError: a form search cannot walk
+                raise InputError(one_line(exc)) from None
+            counters = {"iterations": blueprint.attrs.get("iterations"), "seconds": blueprint.attrs.get("seconds")}
+        else:
+            trainer = checkpoint_trainer(store_path, form)
+            progress.note(f"best response over {form.num_nodes:,} public nodes x {len(form.deals.listed.prob):,} deals")
+            rows = trainer.average_rows() if policy == "average" else trainer.current_rows()
+            fields = evaluate(trainer.node_offset, rows)
+            counters = {"iterations": trainer.counters.iteration, "seconds": trainer.counters.elapsed}
     result = {
         "game": game.name, "params": dict(game.params), "players": game.num_players, "algo": meta.get("algo"),
-        "iterations": trainer.counters.iteration, "seconds": trainer.counters.elapsed, "policy": policy,
-        "store": str(store_path), **fields,
+        **counters, "policy": policy, "store": str(store_path), **fields,
     }  # fmt: skip
     emit(result, as_json, summary_lines(result))
+
+
+def _search_over_form(game, form, store, config, evaluate, progress) -> dict[str, Any]:
+    """The search agent over a training store's blueprint (``store``, a strategy store),
+    composed on the rows of ``form`` (:func:`~gamesolve.search.compose.compose_form_policy`)
+    and evaluated by ``evaluate``; the blueprint itself (the same store, as the agent reads
+    it) evaluated beside it."""
+    from gamesolve.search import SearchAgent, SearchCache, SearchForm, StoredPolicy
+    from gamesolve.search.compose import compose_form_policy
+    from gamesolve.search.policy import policy_rows, row_layout
+
+    search_form = SearchForm(form)
+    blueprint = StoredPolicy(store, form.locate)
+    progress.note(f"the blueprint's best responses over {form.num_nodes:,} public nodes")
+    plain = evaluate(*policy_rows(form, blueprint))
+    rows = int((row_layout(form)[0] >= 0).sum()) * int(form.num_private.max())
+    cache = SearchCache()
+    progress.start(rows, "rows", f"search agent (k={config.k}, leaves at {config.depth})")
+    started = time.perf_counter()
+    offsets, composed = compose_form_policy(
+        game, search_form, lambda seat: SearchAgent(game, blueprint, search_form, seat, config, cache=cache),
+        on_decision=lambda: progress.advance(1, searches=f"{cache.solves:,}"),
+    )
+    fields = evaluate(offsets, composed)
+    fields["search"] = {
+        "k": config.k, "depth": str(config.depth), "iterations": config.iterations, "algorithm": config.algorithm,
+        "play": config.play, "first_round": config.first_round, "rollouts": config.rollouts,
+        "sampling_above": config.sampling_above, "beliefs": config.beliefs, "searches": cache.solves,
+        "seconds": time.perf_counter() - started, "blueprint_exploitability": plain["exploitability"],
+        "blueprint_nash_conv": plain["nash_conv"],
+    }  # fmt: skip
+    return fields
 
 
 def _finite(options: dict[str, str], flag: str) -> dict[str, str]:

@@ -184,6 +184,10 @@ class FactoredGame:
         return TerminalArrays(self.term_kind, self.payoff, self.contender, self.term_row, self._table_by_deal)
 
     # -- facts the search and the agents read -------------------------------------------
+    def num_actions_at(self, node: int) -> int:
+        """Actions at ``node`` (:attr:`num_actions` builds the whole array: use this in loops)."""
+        return int(self.child_start[node + 1] - self.child_start[node])
+
     def children(self, node: int) -> np.ndarray:
         return self.child_list[self.child_start[node] : self.child_start[node + 1]]
 

@@ -74,7 +74,11 @@ def _action_class_names(state: State, actions: list[int]) -> list[str]:
     return ["first" if i == 0 else "last" if i == len(actions) - 1 else "middle" for i in range(len(actions))]
 
 
-def compile_factored(game: Game, max_histories: int = 20_000_000,
+MAX_HISTORIES = 20_000_000
+"""Most histories the generic compiler walks (its cost is histories)."""
+
+
+def compile_factored(game: Game, max_histories: int = MAX_HISTORIES,
                      on_nodes: Callable[[int], None] | None = None) -> FactoredGame:  # fmt: skip
     """The factored form of ``game`` (see the module docstring). ``on_nodes(k)`` is told about
     every :data:`REPORT_EVERY` public nodes built (a progress bar)."""

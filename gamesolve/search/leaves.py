@@ -27,7 +27,7 @@ from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame, ch
 from gamesolve.game.terminals import terminal_value
 from gamesolve.rng import splitmix, stream
 from gamesolve.solve.mccfr_kernels import DealArrays, chance_child
-from gamesolve.search.policy import Policy
+from gamesolve.search.policy import Policy, policy_rows
 from gamesolve.solve.continuation import continuation_names
 
 
@@ -48,15 +48,7 @@ class ContinuationStrategies:
         self.factor = factor
         n_states = int(form.num_private.max())
         owners = (form.node_kind == DECISION) & (form.row_owner == np.arange(form.num_nodes))
-        sizes = np.where(owners, form.num_actions * n_states, 0).astype(np.int64)
-        self.row_offset = np.where(owners, np.cumsum(sizes) - sizes, -1).astype(np.int64)
-        base = np.zeros(int(sizes.sum()))
-        for node in np.flatnonzero(owners):
-            n_act = int(form.num_actions[node])
-            for s in range(n_states):
-                key = form.key_of(node, s)
-                row = self.row_offset[node] + s * n_act
-                base[row : row + n_act] = 1.0 / n_act if key is None else blueprint.action_probs(key, n_act)
+        self.row_offset, base = policy_rows(form, blueprint)
         self.rows = np.empty((k, len(base)))
         self.rows[0] = base
         for i in range(1, k):
@@ -66,7 +58,7 @@ class ContinuationStrategies:
         form = self.form
         out = base.copy()
         for node in np.flatnonzero(owners):
-            c0, n_act = form.child_start[node], int(form.num_actions[node])
+            c0, n_act = form.child_start[node], form.num_actions_at(node)
             boost = np.where(form.edge_class[c0 : c0 + n_act] == cls, self.factor, 1.0)
             for s in range(n_states):
                 row = slice(self.row_offset[node] + s * n_act, self.row_offset[node] + (s + 1) * n_act)
@@ -77,7 +69,7 @@ class ContinuationStrategies:
 
     def probs(self, node: int, private: int) -> np.ndarray:
         """``(k, actions)``: each continuation strategy's probabilities at (node, private state)."""
-        n_act = int(self.form.num_actions[node])
+        n_act = self.form.num_actions_at(node)
         row = self.row_offset[self.form.row_owner[node]] + private * n_act
         return self.rows[:, row : row + n_act]
 

@@ -131,9 +131,7 @@ def make_policy_player(game: Game, seed: int, plugins: Any = None, store: str | 
 def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | None = None,
                        policy: str = "average", **options: str) -> Agent:
     """The game's plugin's search agent where it has one (games too large for the core's
-    search, e.g. hold'em), else :class:`SearchPlayer`."""
-    from gamesolve.game.factored_compiler import compile_factored
-
+    search, e.g. hold'em), else :class:`SearchPlayer` over :func:`search_form`."""
     if plugins is not None:
         given = {"store": store, **({"policy": policy} if policy != "average" else {}), **options}
         agent = plugins.hook.gamesolve_search_agent(game=game, options=given, seed=seed)
@@ -142,7 +140,22 @@ def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | 
 
     config = SearchConfig.from_options(options)
     blueprint = stored_policy(game, store, policy, plugins)
-    return SearchPlayer(game, blueprint, SearchForm(compile_factored(game)), config, seed)
+    return SearchPlayer(game, blueprint, search_form(game, plugins), config, seed)
+
+
+def search_form(game: Game, plugins: Any = None) -> SearchForm:
+    """The lossless factored form the core's search walks: the generic compiler's where the
+    game's histories allow it, else a plugin's lossless form or the game's factored contract's
+    (Liar's Dice with two dice: public nodes, not histories; a :class:`FormError` says so
+    where that form names no public states, e.g. above the contract compiler's key limit)."""
+    from gamesolve.game.compile import factored_form
+    from gamesolve.game.factored_compiler import MAX_HISTORIES, compile_factored
+    from gamesolve.game.tree_size import too_big
+    from gamesolve.store.form_cache import FormCache
+
+    if too_big(game, MAX_HISTORIES, "the generic compiler") is None:
+        return SearchForm(compile_factored(game))
+    return SearchForm(factored_form(game, plugins, lossless=True, cache=FormCache()))
 
 
 @hookimpl

@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from gamesolve.game.explicit_tree import ExplicitTree
+from gamesolve.game.factored import DECISION
 from gamesolve.game.state import State
 
 
@@ -76,6 +77,29 @@ class StoredPolicy(KeyedPolicy):
         if len(probs) != num_actions:
             raise ValueError(f"information set {key!r}: the blueprint has {len(probs)} actions, the game {num_actions}")
         return probs
+
+
+def row_layout(form) -> tuple[np.ndarray, int]:
+    """``(row_offset, total)`` of a table over ``form``'s rows: (owner node, private state
+    ``s``) at ``row_offset[owner] + s * actions`` (-1 for nodes without rows of their own)."""
+    n_states = int(form.num_private.max())
+    owners = (form.node_kind == DECISION) & (form.row_owner == np.arange(form.num_nodes))
+    sizes = np.where(owners, form.num_actions * n_states, 0).astype(np.int64)
+    return np.where(owners, np.cumsum(sizes) - sizes, -1).astype(np.int64), int(sizes.sum())
+
+
+def policy_rows(form, policy: Policy) -> tuple[np.ndarray, np.ndarray]:
+    """``policy`` laid out as a table over ``form``'s rows (:func:`row_layout`): ``(row_offset,
+    rows)``; private states no key names play uniformly."""
+    row_offset, total = row_layout(form)
+    rows = np.zeros(total)
+    for node in np.flatnonzero(row_offset >= 0):
+        n_act = form.num_actions_at(node)
+        for s in range(int(form.num_private.max())):
+            key = form.key_of(node, s)
+            row = row_offset[node] + s * n_act
+            rows[row : row + n_act] = 1.0 / n_act if key is None else policy.action_probs(key, n_act)
+    return row_offset, rows
 
 
 def aligned(distribution: Mapping[int, float], legal) -> np.ndarray:

@@ -78,7 +78,7 @@ class SolvedSubgame:
     def rows(self, node: int, which: str) -> np.ndarray | None:
         """``[S, actions]`` the strategy at ``node``; None where the solver never reached it (a
         sampling solver allocates rows on the first visit)."""
-        n_act = int(self.form.num_actions[node])
+        n_act = self.form.num_actions_at(node)
         base = int(self.row_offset[self.form.row_owner[node]])
         if base < 0:
             return None

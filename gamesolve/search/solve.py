@@ -52,7 +52,7 @@ class SearchResult:
         offset = self.row_offset[form.row_owner[sub]]
         if offset < 0:
             return None
-        n_act = int(form.num_actions[sub])
+        n_act = form.num_actions_at(sub)
         rows = self.average if which == "average" else self.current
         probs = rows[offset + private * n_act : offset + (private + 1) * n_act]
         return {int(a): float(p) for a, p in zip(form.labels(sub), probs)}

@@ -202,7 +202,7 @@ class VectorCFR:
             owner, c = form.row_owner[node], compact[private]
             if c < 0:
                 continue  # a state nobody holds: its strategy never matters
-            n_act = int(form.num_actions[node])
+            n_act = form.num_actions_at(node)
             buffer_slots.extend(start[index[owner]] + c * n_act + np.arange(n_act))
             table_slots.extend(offset[owner] + np.arange(n_act) * s + c)
             row_slots.extend(offset[owner] + c * n_act + np.arange(n_act))
@@ -282,7 +282,7 @@ class VectorCFR:
     def node_strategy(self, node: int, which: str = "average") -> np.ndarray:
         """``[S, actions]``: one decision node's average (or current) strategy for every
         private state (uniform for states left out)."""
-        n_act = int(self.form.num_actions[node])
+        n_act = self.form.num_actions_at(node)
         owner = self.form.row_owner[node]
         s = len(self.states)
         table = self.tables.avg if which == "average" else self.tables.regrets
@@ -353,7 +353,7 @@ class VectorCFR:
 
     def row(self, rows: np.ndarray, node: int, private: int) -> np.ndarray:
         """One (node, private state)'s probabilities from ``rows``."""
-        n_act = self.form.num_actions[node]
+        n_act = self.form.num_actions_at(node)
         base = self.row_offset[self.form.row_owner[node]] + private * n_act
         return rows[base : base + n_act]
 

@@ -446,7 +446,7 @@ class SampledChanceCFR(VectorCFR):
             if kind == DECISION:
                 base = self._blocks.get(board)
                 if base is not None and big.row_owner[node] == node:
-                    size = int(big.num_actions[node]) * s
+                    size = big.num_actions_at(node) * s
                     dst = int(full.tables.row_offset[node])
                     src = base + int(self._local[mine])
                     full.tables.regrets[dst : dst + size] = self._regrets[src : src + size]

@@ -47,11 +47,14 @@ def test_exploitability_of_the_stored_run_equals_the_one_training_reported(train
     assert last_json(result)["nash_conv"] == pytest.approx(summary["nash_conv"], rel=1e-12)
 
 
-def test_search_over_a_run_without_a_policy_store_is_refused_in_one_line(trained, run):
+def test_search_over_a_run_without_a_policy_store_plays_the_blueprint_average_only(trained, run):
+    """``--search`` over such a run composes the agent on the factored form
+    (tests/search/test_compose_form.py); the blueprint it plays is the store's average."""
     out, _ = trained
-    result = run("exploitability", "--game", "liars_dice", "-p", "dice=2", "-p", "sides=4", "--store", out, "--search")
+    result = run("exploitability", "--game", "liars_dice", "-p", "dice=2", "-p", "sides=4", "--store", out, "--search",
+                 "--policy", "current")  # fmt: skip
     assert result.exit_code == 2 and result.stderr.strip().splitlines() == [
-        f"Error: {out} holds an MCCFR run of a game too big for a policy store; --search needs a policy store"
+        "Error: --search plays the blueprint, which a training store holds as the average strategy (--policy average)"
     ]
 
 

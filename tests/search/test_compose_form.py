@@ -1,0 +1,82 @@
+"""The search agent's whole strategy composed over the rows of a factored form (for games too
+big for an explicit tree) against the composition over the explicit tree: the same strategy,
+and the same exploitability by two independent best responses."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gamesolve.evaluate.best_response import TreeEvaluator
+from gamesolve.evaluate.vector_best_response import evaluate_rows
+from gamesolve.game.explicit_tree import compile_explicit_tree
+from gamesolve.game.factored_compiler import compile_factored
+from gamesolve.search import SearchAgent, SearchCache, SearchConfig, SearchForm, TabularPolicy, compose_agent_policy
+from gamesolve.search.compose import compose_form_policy
+from gamesolve.search.policy import policy_rows
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
+from gamesolve_liars_dice import LiarsDiceGame
+
+
+@pytest.fixture(scope="module")
+def liars_dice():
+    game = LiarsDiceGame(dice=1, sides=4)
+    tree = compile_explicit_tree(game)
+    cfr = TabularCFR(tree, TABULAR_ALGORITHMS["cfr"])
+    cfr.run(5)  # far from equilibrium: searches change a lot
+    return game, tree, SearchForm(compile_factored(game)), TabularPolicy.from_slots(tree, cfr.average_policy())
+
+
+def both(liars_dice, **options):
+    game, tree, form, blueprint = liars_dice
+    config = SearchConfig(iterations=40, **options)
+    make = lambda cache: lambda seat: SearchAgent(game, blueprint, form, seat, config, cache=cache)  # noqa: E731
+    slots = compose_agent_policy(game, tree, make(SearchCache()))
+    offsets, rows = compose_form_policy(game, form, make(SearchCache()))
+    return slots, offsets, rows
+
+
+@pytest.mark.parametrize("options", [{}, {"depth": SearchConfig.from_options({"depth": "actions:2"}).depth, "play": "average"}],
+                         ids=["whole-round", "depth-limited"])  # fmt: skip
+def test_the_form_composition_plays_what_the_tree_composition_plays(liars_dice, options):
+    game, tree, form, _ = liars_dice
+    slots, offsets, rows = both(liars_dice, **options)
+    f, start = form.form, tree.infoset_slot_start
+    for i, key in enumerate(tree.infoset_keys):
+        node, private = f.locate(key)
+        n_act = int(f.num_actions[node])
+        row = offsets[f.row_owner[node]] + private * n_act
+        assert np.abs(rows[row : row + n_act] - slots[start[i] : start[i + 1]]).max() < 1e-12, key
+
+
+def test_the_form_composition_has_the_trees_exploitability(liars_dice):
+    game, tree, form, blueprint = liars_dice
+    slots, offsets, rows = both(liars_dice)
+    searched = evaluate_rows(form.form, offsets, rows, zero_sum=True).nash_conv
+    assert searched == pytest.approx(TreeEvaluator(tree).evaluate(slots).nash_conv, abs=1e-9)
+    assert searched < evaluate_rows(form.form, *policy_rows(form.form, blueprint), zero_sum=True).nash_conv
+
+
+def test_exploitability_search_of_a_training_store_without_a_policy_store(tmp_path):
+    """A game too big for an explicit tree keeps no policy store; `exploitability --search`
+    then composes the agent over the factored form and reports the blueprint's figure beside
+    it (here Liar's Dice 1x4 with its policy store removed, as a large game's run has none)."""
+    import json
+    import shutil
+
+    from click.testing import CliRunner
+
+    from gamesolve.cli import cli
+
+    store = tmp_path / "bp"
+    runner = CliRunner()
+    solved = runner.invoke(cli, ["solve", "--game", "liars_dice", "-p", "sides=4", "--algo", "mccfr-p", "--iterations", "2000",
+                                 "--out", str(store), "--json"])  # fmt: skip
+    assert solved.exit_code == 0, solved.output
+    shutil.rmtree(store / "policy")
+    out = runner.invoke(cli, ["exploitability", "--game", "liars_dice", "--store", str(store), "--search", "-s", "iterations=300",
+                              "-s", "play=average", "--json"])  # fmt: skip
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output.strip().splitlines()[-1])
+    assert result["search"]["searches"] >= 1 and result["iterations"] == 2000
+    assert result["exploitability"] < result["search"]["blueprint_exploitability"] / 10
