@@ -123,6 +123,65 @@ ERR_BAD_CARD = 6
 BOARD_AT_STREET = (0, 3, 4, 5)
 
 
+# -- reading and setting a state from Python -------------------------------------------------
+# Code outside this module reads the layout above through these (plain Python: builders of
+# search subgames and spots call them per node); numba kernels index the layout directly.
+
+
+def num_seats(s) -> int:
+    return int(s[H_N])
+
+
+def street(s) -> int:
+    """0 preflop, 1 flop, 2 turn, 3 river."""
+    return int(s[H_STREET])
+
+
+def actor(s) -> int:
+    """The seat to act (after :func:`next_actor`), :data:`CHANCE` or :data:`TERMINAL`."""
+    return int(s[H_ACTOR])
+
+
+def raises(s) -> int:
+    """Bets and raises on this street."""
+    return int(s[H_RAISES])
+
+
+def stack_of(s, seat: int) -> int:
+    """Chips behind."""
+    return int(s[STACK + seat])
+
+
+def bet_of(s, seat: int) -> int:
+    """Chips bet on this street."""
+    return int(s[BET + seat])
+
+
+def committed(s, seat: int) -> int:
+    """Chips committed this hand (this street's bet included)."""
+    return int(s[COMMIT + seat])
+
+
+def in_hand(s, seat: int) -> bool:
+    """Not folded."""
+    return bool(s[ACTIVE + seat])
+
+
+def used_cards(s) -> int:
+    """The bit mask of the cards dealt."""
+    return int(s[H_USED])
+
+
+def at_showdown(s) -> bool:
+    """Whether the hand ended at a showdown."""
+    return bool(s[H_SHOWDOWN])
+
+
+def set_min_bet(s, amount: int) -> None:
+    """The smallest bet and raise increment from here on (the big blind's role)."""
+    s[H_BB] = amount
+
+
 @njit(cache=True, inline="always")
 def _board_count(street):
     if street <= 0:

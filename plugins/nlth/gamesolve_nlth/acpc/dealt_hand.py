@@ -49,7 +49,7 @@ class DealtHand:
 
     @property
     def showdown(self) -> bool:
-        return self.state.is_terminal() and bool(self.state.s[E.H_SHOWDOWN])
+        return self.state.is_terminal() and E.at_showdown(self.state.s)
 
     def play(self, action: int) -> None:
         """Apply engine ``action`` for the position to act."""

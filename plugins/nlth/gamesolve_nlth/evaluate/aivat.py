@@ -379,7 +379,7 @@ class HoleCardAIVAT:
         return w_next
 
     def _final_value(self, final: NLTHState, seat: int, w: np.ndarray) -> float:
-        if not final.in_hand[seat] or sum(final.in_hand) == 1 or not int(final.s[E.H_SHOWDOWN]):
+        if not final.in_hand[seat] or sum(final.in_hand) == 1 or not E.at_showdown(final.s):
             return float(final.returns()[seat])
         w = w * possible(final.board)
         valid = np.flatnonzero(w > 0)

@@ -267,7 +267,7 @@ class NLTHSearchDomain:
                 continue  # the line left the blueprint's tree: the leaf refunds the stakes
             node, line = located
             entry[i] = node
-            ratio[i] = sum(int(s[E.COMMIT + q]) for q in range(n)) / line.pot
+            ratio[i] = sum(E.committed(s, q) for q in range(n)) / line.pot
             stake[i] = [line.committed[tree_seat[q]] for q in range(n)]
         return LeafValues(game, np.argsort(tree_seat), tree_seat, entry, ratio, stake)
 

@@ -63,8 +63,8 @@ def _actions(sizes: SubgameSizes, s: np.ndarray, root_stack: np.ndarray, root_co
     """``(class, engine amount)`` of the subgame's actions at decision state ``s``: fold when
     facing a bet, check/call, the street's sizes and the raise-to amounts ``added``. The raise
     cap counts the raises of the subgame (``raised_before``: the street's raises before the root)."""
-    p = int(s[E.H_ACTOR])
-    street = sizes.streets[int(s[E.H_STREET])] if int(s[E.H_RAISES]) - raised_before <= sizes.raise_cap else None
+    p = E.actor(s)
+    street = sizes.streets[E.street(s)] if E.raises(s) - raised_before <= sizes.raise_cap else None
     return sized_actions(s, street, int(root_commit[p]), root_stack[p], sizes.allin_threshold, added)
 
 
@@ -116,23 +116,23 @@ class _Builder:
                  board: tuple[int, ...], depth: DepthLimit | None = None):  # fmt: skip
         self.sizes = sizes
         self.depth = depth
-        self.root_street = int(root[E.H_STREET])
-        self.root_raises = int(root[E.H_RAISES])
+        self.root_street = E.street(root)
+        self.root_raises = E.raises(root)
         self.leaves: list[tuple[np.ndarray, tuple[int, ...]]] = []  # (state, path) of each leaf
         self.added = added
         self.board = board
-        self.n_seats = int(root[E.H_N])
-        self.root_stack = np.array([int(root[E.STACK + q]) for q in range(self.n_seats)])
-        self.root_commit = np.array([int(root[E.COMMIT + q]) for q in range(self.n_seats)])
+        self.n_seats = E.num_seats(root)
+        self.root_stack = np.array([E.stack_of(root, q) for q in range(self.n_seats)])
+        self.root_commit = np.array([E.committed(root, q) for q in range(self.n_seats)])
         self.added_prefixes = {path[:i] for path in added for i in range(len(path) + 1)}
 
     def node(self, s: np.ndarray, cards: tuple[int, ...], kind: int, actor: int, poker: int) -> _Part:
         n = self.n_seats
         return _Part(
             np.array([kind], np.int8), np.array([actor if kind == DECISION else -1], np.int32),
-            np.array([min(int(s[E.H_STREET]), 3)], np.int32), np.array([len(cards) - len(self.board)], np.int32),
-            np.array([[int(s[E.COMMIT + q]) for q in range(n)]], np.float64),
-            np.array([[not s[E.ACTIVE + q] for q in range(n)]], np.bool_), np.array([poker], np.int8),
+            np.array([min(E.street(s), 3)], np.int32), np.array([len(cards) - len(self.board)], np.int32),
+            np.array([[E.committed(s, q) for q in range(n)]], np.float64),
+            np.array([[not E.in_hand(s, q) for q in range(n)]], np.bool_), np.array([poker], np.int8),
             np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8), kind == CHANCE,
             np.zeros(1, np.int64), np.full(1, -1, np.int64), np.full((1, n), -1, np.int8),
         )  # fmt: skip
@@ -141,10 +141,10 @@ class _Builder:
         if self.depth is None:
             return False
         actor = int(E.next_actor(s))
-        if actor == E.CHANCE or (actor >= 0 and int(s[E.H_STREET]) != self.root_street):
+        if actor == E.CHANCE or (actor >= 0 and E.street(s) != self.root_street):
             return True
         raises = self.depth.raises
-        return actor >= 0 and raises is not None and int(s[E.H_RAISES]) >= raises
+        return actor >= 0 and raises is not None and E.raises(s) >= raises
 
     def leaf(self, s: np.ndarray, cards: tuple[int, ...], path: tuple[int, ...]) -> _Part:
         """A leaf: each chooser in turn picks a continuation strategy (one node per joint
@@ -153,7 +153,7 @@ class _Builder:
         n = self.n_seats
         leaf_id = len(self.leaves)
         self.leaves.append((s.copy(), path))
-        choosers = [q for q in range(n) if s[E.ACTIVE + q] and s[E.STACK + q] > 0]
+        choosers = [q for q in range(n) if E.in_hand(s, q) and E.stack_of(s, q) > 0]
         k = self.depth.k
         while len(choosers) > 1 and k > 1 and k ** len(choosers) > self.depth.max_joint:
             k -= 1
@@ -188,14 +188,15 @@ class _Builder:
         actor = int(E.next_actor(s))
         if actor >= 0:
             branches = []
-            before = self.root_raises if int(s[E.H_STREET]) == self.root_street else 0
+            before = self.root_raises if E.street(s) == self.root_street else 0
             for action_kind, amount in _actions(self.sizes, s, self.root_stack, self.root_commit, self.added.get(path, ()), before):
                 child, label = apply_action(s, action_kind, amount)
                 branches.append((label, action_kind, self.walk(child, cards, path + (label,))))
             return _join(self.node(s, cards, DECISION, actor, GOES_ON), branches)
         if actor != E.CHANCE:
             return self.node(s, cards, TERMINAL, -1, SHOWDOWN if int(E.num_active(s)) > 1 else FOLD_END)
-        free = [c for c in range(52) if not (int(s[E.H_USED]) >> c) & 1]
+        used = E.used_cards(s)
+        free = [c for c in range(52) if not (used >> c) & 1]
         branches, template = [], None
         for card in (c for c in range(52) if c not in cards):
             child_path = path + (card,)
@@ -251,7 +252,7 @@ def build_multiway(root: np.ndarray, sizes: SubgameSizes, added: Mapping[tuple[i
     child_start = np.zeros(n + 1, dtype=np.int32)
     np.cumsum(np.bincount(part.parent, minlength=n), out=child_start[1:])
     fields = terminal_fields(part.poker, part.commit, part.folded)
-    in_hand = np.array([bool(root[E.ACTIVE + q]) for q in range(int(root[E.H_N]))])
+    in_hand = np.array([E.in_hand(root, q) for q in range(E.num_seats(root))])
     rollout, cont = None, None
     if builder.leaves:
         values = leaves(builder.leaves)
@@ -284,7 +285,7 @@ def build_multiway(root: np.ndarray, sizes: SubgameSizes, added: Mapping[tuple[i
         deals=deals,
         rollout=rollout,
         class_names=POKER_CLASSES,
-        describe=f"{int(in_hand.sum())}-player subgame from street {int(root[E.H_STREET])}",
+        describe=f"{int(in_hand.sum())}-player subgame from street {E.street(root)}",
         lossless=True,
         **fields,
     )

@@ -108,18 +108,18 @@ def _root(spot: Spot) -> np.ndarray:
     # (seat 0 is the big blind); three-handed seats 0 and 1 post the blinds and the button
     # opens. Blinds of one share each, called and checked: everyone puts the same in.
     s = E.new_hand(np.full(n, start, dtype=np.int64), share, share, n - 1, cards, len(cards))
-    while E.next_actor(s) >= 0 and s[E.H_STREET] < len(spot.board) - 2:
+    while E.next_actor(s) >= 0 and E.street(s) < len(spot.board) - 2:
         E.apply_call(s)  # checked down to the spot's street
-    if E.next_actor(s) < 0 or s[E.H_STREET] != len(spot.board) - 2:
+    if E.next_actor(s) < 0 or E.street(s) != len(spot.board) - 2:
         raise SpotError("the spot could not be set up in the rules engine")
-    s[E.H_BB] = spot.big_blind  # minimum bets and raises follow the game's big blind
+    E.set_min_bet(s, spot.big_blind)  # minimum bets and raises follow the game's big blind
     return s
 
 
 def _actions(spot: Spot, s: np.ndarray, start_commit: int, added=()) -> list[tuple[int, int]]:
     """``(class, engine amount)`` of the spot's actions at decision state ``s``, with the
     raise-to amounts ``added`` (actions a search adds, Algorithm 2 lines 5-7)."""
-    sizes = spot.sizes(int(s[E.H_STREET])) if int(s[E.H_RAISES]) <= spot.raise_cap else None
+    sizes = spot.sizes(E.street(s)) if E.raises(s) <= spot.raise_cap else None
     return sized_actions(s, sizes, start_commit, spot.stack, spot.allin_threshold, added)
 
 
@@ -130,8 +130,8 @@ def sized_actions(s: np.ndarray, sizes: StreetSizes | None, start_commit: int, s
     reached). A size whose commitment since ``start_commit`` passes ``allin_threshold`` of
     ``stack`` becomes all-in. One rule for spots and the search's multiway subgames."""
     can_fold, _, call, lo, hi = E.legal(s)
-    p = int(s[E.H_ACTOR])
-    bet = int(s[E.BET + p])
+    p = E.actor(s)
+    bet = E.bet_of(s, p)
     out = [(FOLD, bet)] if can_fold else []
     out.append((CALL, bet + call))
     if lo < 0:
@@ -140,9 +140,9 @@ def sized_actions(s: np.ndarray, sizes: StreetSizes | None, start_commit: int, s
     if sizes is not None:
         mb = int(E.max_bet(s))
         base = int(E.pot(s)) + (mb - bet)  # the pot after calling
-        for f in sizes.bets if int(s[E.H_RAISES]) == 0 else sizes.raises:
+        for f in sizes.bets if E.raises(s) == 0 else sizes.raises:
             to = hi if f == ALLIN else min(max(mb + int(round(f * base)), lo), hi)
-            committed = int(s[E.COMMIT + p]) - bet + to - start_commit
+            committed = E.committed(s, p) - bet + to - start_commit
             if committed > allin_threshold * stack:
                 to = hi  # close enough to all-in: all-in
             targets.add(to)
@@ -180,7 +180,7 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
         raise SpotError(f"a one-board template deals {5 - len(spot.board)} different cards off the board, got {deal}")
     root = _root(spot)
     added = dict(added or {})
-    start_commit = int(root[E.COMMIT + 0])
+    start_commit = E.committed(root, 0)
     kinds, players, rounds, levels, commits, folds, poker = [], [], [], [], [], [], []
     node_board: list[tuple[int, ...]] = []
     children: list[list[int]] = []
@@ -195,14 +195,14 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
         if node % _PROGRESS_EVERY == 0 and node:
             progress.advance(_PROGRESS_EVERY)
         actor = int(E.next_actor(s))
-        street = int(s[E.H_STREET])
+        street = E.street(s)
         kind = DECISION if actor >= 0 else CHANCE if actor == E.CHANCE else TERMINAL
         kinds.append(kind)
         players.append(actor if actor >= 0 else -1)
         rounds.append(min(street, 3))
         levels.append(len(board) - len(spot.board))
-        commits.append([int(s[E.COMMIT + q]) for q in range(spot.players)])
-        folds.append([not s[E.ACTIVE + q] for q in range(spot.players)])
+        commits.append([E.committed(s, q) for q in range(spot.players)])
+        folds.append([not E.in_hand(s, q) for q in range(spot.players)])
         node_board.append(board)
         twins.append(mirrors)
         children.append([])
@@ -218,7 +218,8 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
         poker.append(GOES_ON)
         if kind == CHANCE:
             # Every card the board leaves; the engine gets one it accepts (betting is the same).
-            free = [c for c in range(52) if not (int(s[E.H_USED]) >> c) & 1]
+            used = E.used_cards(s)
+            free = [c for c in range(52) if not (used >> c) & 1]
             if deal is not None:
                 dealt = [(deal[len(board) - len(spot.board)], [])]
             elif symmetric:
