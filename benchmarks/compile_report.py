@@ -1,5 +1,5 @@
 """Where numba's compile time went: the logs benchmarks/compile_log/sitecustomize.py writes,
-summed by kernel and by module (a kernel family), in processor seconds.
+summed by kernel and by module (a kernel family), in seconds (wall, or ``--cpu``: processor).
 
     GAMESOLVE_COMPILE_LOG=/tmp/log PYTHONPATH=benchmarks/compile_log python -m pytest -n 2
     python benchmarks/compile_report.py /tmp/log [--top 30]
@@ -49,6 +49,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--cpu", action="store_true",
+                        help="Processor seconds of the compiling thread (wall seconds where a log has none).")
     opts = parser.parse_args()
     by_owner = defaultdict(float)
     count = defaultdict(int)
@@ -58,14 +60,16 @@ def main() -> None:
     total = 0.0
     for r in records(opts.folder):
         owner = r["owner"]
-        by_owner[owner] += r["exclusive"]
-        by_module[owner.rsplit(".", 1)[0] if "<locals>" not in owner else owner.split(".<locals>")[0].rsplit(".", 1)[0]] += r["exclusive"]
+        seconds = r.get("cpu_exclusive", r["exclusive"]) if opts.cpu else r["exclusive"]
+        by_owner[owner] += seconds
+        by_module[owner.split(".<locals>")[0].rsplit(".", 1)[0]] += seconds
         if r["function"] == owner:
             count[owner] += 1
             signatures[owner].add(r["args"])
         processes.add(r.get("pid"))
-        total += r["exclusive"]
-    print(f"{total:.0f} processor seconds of compilation in {len(processes)} processes\n")
+        total += seconds
+    kind = "processor" if opts.cpu else "wall"
+    print(f"{total:.0f} {kind} seconds of compilation in {len(processes)} processes\n")
     print("| kernel | seconds | share | compilations | specialisations |\n|---|---:|---:|---:|---:|")
     for owner, s in sorted(by_owner.items(), key=lambda kv: -kv[1])[: opts.top]:
         print(f"| `{owner}` | {s:.1f} | {s / total:.1%} | {count[owner]} | {len(signatures[owner])} |")

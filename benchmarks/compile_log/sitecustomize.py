@@ -4,12 +4,13 @@
 Python imports ``sitecustomize`` at start-up, so a test run's xdist workers and the CLI
 subprocesses its tests start inherit the logging through the environment, with no change to
 the code under test. Each compilation is one JSON line in ``DIR/<pid>.jsonl``: the function,
-its argument types, its seconds, inclusive (with the callees it compiled while typing)
-and exclusive (without them), its depth (0: compiled on a call from Python), and its
-owner: itself, or for numba's own overloads (``np.empty``...) the nearest kernel of ours that
-needed them. Lines are appended as compilations end, not at exit: xdist
-workers and killed subprocesses may never run ``atexit``. A cache hit is no compilation and
-is not logged.
+its argument types, its seconds inclusive (with the callees it compiled while typing) and
+exclusive (without them), as wall time and as the compiling thread's processor time
+(``cpu_*``: on a busy machine the wall time is mostly waiting), its depth (0: compiled on a
+call from Python), and its owner: itself, or for numba's own overloads (``np.empty``...) the
+nearest kernel of ours that needed them. Lines are appended as compilations end, not at
+exit: xdist workers and killed subprocesses may never run ``atexit``. A cache hit is no
+compilation and is not logged.
 """
 
 import os
@@ -41,7 +42,7 @@ if _DIR:
                     name = f"{py.__module__}.{py.__qualname__}"
                 except Exception:
                     name = "?"
-                self._stack().append([time.perf_counter(), 0.0, name])
+                self._stack().append([time.perf_counter(), 0.0, name, time.thread_time(), 0.0])
 
             def on_end(self, ev):
                 try:
@@ -51,14 +52,17 @@ if _DIR:
 
             def _log(self, ev):
                 stack = self._stack()
-                start, children, name = stack.pop()
+                start, children, name, cpu_start, cpu_children = stack.pop()
                 seconds = time.perf_counter() - start
+                cpu = time.thread_time() - cpu_start
                 if stack:
                     stack[-1][1] += seconds  # the caller's exclusive time leaves this out
+                    stack[-1][4] += cpu
                 # numba's own overloads (np.empty, ...) are charged to the nearest kernel of ours
                 owner = next((n for n in [name] + [e[2] for e in reversed(stack)] if not n.startswith("numba.")), name)
                 record = {"function": name, "owner": owner, "args": str(ev.data["args"]),
-                          "inclusive": seconds, "exclusive": seconds - children, "depth": len(stack),
+                          "inclusive": seconds, "exclusive": seconds - children,
+                          "cpu_inclusive": cpu, "cpu_exclusive": cpu - cpu_children, "depth": len(stack),
                           "failed": getattr(ev, "_exc_details", None) is not None, "pid": os.getpid(), "argv": " ".join(sys.argv[:4])}
                 with open(self.path, "a") as f:
                     f.write(json.dumps(record) + "\n")
