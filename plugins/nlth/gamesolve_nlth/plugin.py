@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gamesolve import hookimpl
 from gamesolve.game import GameSpec, Parameter, ParameterError
-from gamesolve_nlth.engine import MAX_PLAYERS, MIN_PLAYERS
+from gamesolve_nlth.seats import MAX_PLAYERS, MIN_PLAYERS
 
 
 def make_nlth_game(players, stacks, small_blind, big_blind, button):
