@@ -113,7 +113,8 @@ def measure(name: str, timeout: float, compile_log: Path | None, tree: Path | No
     try:
         work, numba_cache = scratch / "work", scratch / "numba"
         work.mkdir()
-        row = {"name": name, "command": " ".join(["gamesolve", *args]), "tree": None if tree is None else str(tree)}
+        shown = [a.replace("{work}/", "") for a in args]  # the setup's store, named as in the README
+        row = {"name": name, "command": " ".join(["gamesolve", *shown]), "tree": None if tree is None else str(tree)}
         if setup is not None:  # in a cache of its own unless AFTER_SETUP: the timed runs start from an empty one
             (scratch / "setup-home").mkdir()
             setup_cache = numba_cache if name in AFTER_SETUP else scratch / "setup-numba"
