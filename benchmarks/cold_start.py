@@ -61,9 +61,9 @@ COMMANDS: dict[str, tuple[list[str], list[str] | None]] = {
     "lbr": (["lbr", "--game", "nlth", "-p", "players=2", "--agent", "tag", "--hands", "200", "--seed", "1", "--workers", "1"], None),
     "abstraction tiny": (["abstraction", "build", "--preset", "tiny", "--cache-dir", "{work}/abstraction", "--force"], None),
     # the spot after a line through a dealt card is built without the suit symmetry
-    "spot turn line, after spot turn": (["spot", *TURN, "--line", "check,bet 500,call,Kd"], ["spot", *TURN]),
+    "spot line after spot turn": (["spot", *TURN, "--line", "check,bet 500,call,Kd"], ["spot", *TURN]),
 }
-AFTER_SETUP = {"spot turn line, after spot turn"}
+AFTER_SETUP = {"spot line after spot turn"}
 
 
 def command_line(args: list[str], work: Path) -> list[str]:
