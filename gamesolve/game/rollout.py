@@ -83,7 +83,7 @@ def _action(ro, k, info):
 def rollout_value(ro, stake, node, p, cont, cont_strength, d):
     """Player ``p``'s payoff at rollout terminal ``node`` on deal ``d`` (see the module docstring)."""
     term = TerminalArrays(ro.t_kind, ro.t_payoff, ro.t_contender, ro.t_row, ro.t_table)
-    q = 0  # p in the continuation game's numbering
+    q = np.int64(0)  # p in the continuation game's numbering (typed: a literal 0 compiled contest_layers for Literal[int](0) too)
     for j in range(ro.player_of.shape[0]):
         if ro.player_of[j] == p:
             q = j

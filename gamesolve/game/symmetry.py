@@ -51,4 +51,7 @@ def restrict(sym: ChanceSymmetry, keep: np.ndarray) -> ChanceSymmetry:
     perms = compact[sym.perms[:, keep]]
     if np.any(perms < 0):
         raise ValueError("the kept private states are not closed under the chance symmetry")
-    return ChanceSymmetry(sym.twin_start, sym.twin_item, sym.twin_perm, perms.astype(np.int32))
+    # C order: the fancy index above gives a Fortran-ordered array, and numba compiles the
+    # vector CFR kernels again for each layout (a spot with mirror-image cards and one
+    # without paid two compilations of the whole kernel tree; issue 36)
+    return ChanceSymmetry(sym.twin_start, sym.twin_item, sym.twin_perm, np.ascontiguousarray(perms, dtype=np.int32))

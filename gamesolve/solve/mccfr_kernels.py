@@ -247,7 +247,9 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
             prune = cfg.prune_active and u < cfg.prune_probability
             # ---- one traversal for player p on deal d -----------------------------------
             top = -1
-            node = 0
+            # typed, not the literal 0: numba would also compile the leaves' callees
+            # (rollout_value, contest_layers) for node Literal[int](0), never run (issue 36)
+            node = np.int64(0)
             while True:
                 count += 1
                 kind = node_kind[node]

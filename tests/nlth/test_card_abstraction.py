@@ -139,7 +139,9 @@ def test_turn_board_features_equal_the_per_hand_features(turn_boards_and_river_v
     river values and equity of the per-hand kernel (one index_row per river card)."""
     boards, values, by_board = turn_boards_and_river_values
     t_turn = ca._indexer((2, 4)).tables[1]
-    value_bucket = np.arange(eq.RIVER_SCALE + 1, dtype=np.int64)  # identity: atoms are the river values
+    # identity: atoms are the river values; int32 like the build's labels (kmeans_1d), so these
+    # parallel kernels compile once for the build and the tests, not once for each (issue 36)
+    value_bucket = np.arange(eq.RIVER_SCALE + 1, dtype=np.int32)
     n = len(boards) * 1128
     index, atoms, equity = np.empty(n, np.int64), np.empty((n, 46), np.int16), np.empty(n)
     eq.turn_board_features(boards, t_turn, ca._indexer((5,)).tables[0], by_board, value_bucket, index, atoms, equity)
@@ -158,7 +160,7 @@ def test_turn_board_features_give_each_hand_on_a_board_once(turn_boards_and_rive
     n = len(boards) * 1128
     index = np.empty(n, np.int64)
     eq.turn_board_features(boards, turn_ix.tables[1], ca._indexer((5,)).tables[0], by_board,
-                           np.arange(eq.RIVER_SCALE + 1, dtype=np.int64), index, np.empty((n, 46), np.int16),
+                           np.arange(eq.RIVER_SCALE + 1, dtype=np.int32), index, np.empty((n, 46), np.int16),
                            np.empty(n))  # fmt: skip
     for b, board in enumerate(boards.tolist()):
         off = [c for c in range(52) if c not in board]

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import sys
+
 from gamesolve import hookimpl
 from gamesolve.game import GameSpec, Parameter, ParameterError
-from gamesolve_nlth.engine import MAX_PLAYERS, MIN_PLAYERS
+from gamesolve_nlth.seats import MAX_PLAYERS, MIN_PLAYERS
+
+
+def _is_nlth(game) -> bool:
+    """Whether ``game`` is a hold'em game, without importing the rules engine: the hooks below
+    are called for every game, and importing the engine builds the hand evaluator's tables,
+    compiling its kernels, for a Kuhn solve too (issue 36). No NLTHGame exists unless its
+    module has been imported."""
+    state = sys.modules.get("gamesolve_nlth.state")
+    return state is not None and isinstance(game, state.NLTHGame)
 
 
 def make_nlth_game(players, stacks, small_blind, big_blind, button):
@@ -110,9 +121,7 @@ def gamesolve_write_hand_histories(game, hands, path):
 @hookimpl
 def gamesolve_compile_game(game, form, options):
     """The blueprint's factored form for a preset (default ``tiny``)."""
-    from gamesolve_nlth.state import NLTHGame
-
-    if form != "factored" or not isinstance(game, NLTHGame):
+    if form != "factored" or not _is_nlth(game):
         return None
     from gamesolve_nlth.blueprint.memory import check_fits
     from gamesolve_nlth.blueprint.form import check_supported, nlth_form
@@ -129,9 +138,7 @@ def gamesolve_compile_game(game, form, options):
 
 @hookimpl
 def gamesolve_summarize_strategy(game, tree, rows, node_offset, seconds):
-    from gamesolve_nlth.state import NLTHGame
-
-    if not isinstance(game, NLTHGame):
+    if not _is_nlth(game):
         return None
     from gamesolve_nlth.blueprint.summary import opening_summary, trust_note
 
@@ -178,9 +185,7 @@ def gamesolve_register_commands(cli):
 @hookimpl
 def gamesolve_play_view(game):
     """Seats, positions, stacks, bets, cards, board and pot; bets typed in chips, bb or pot fractions."""
-    from gamesolve_nlth.state import NLTHGame
-
-    if not isinstance(game, NLTHGame):
+    if not _is_nlth(game):
         return None
     from gamesolve_nlth.play_view import NLTHView
 
@@ -200,9 +205,7 @@ def gamesolve_aivat_estimator(game, agent, opponents, values):
     """AIVAT over the 1,326 hole-card pairs for agents that expose their range (blueprint,
     random, call, fold), with the value function named ``values`` (``VALUE_FUNCTIONS``; the
     walks use a model of the heads-up opponent)."""
-    from gamesolve_nlth.state import NLTHGame
-
-    if not isinstance(game, NLTHGame):
+    if not _is_nlth(game):
         return None
     from gamesolve_nlth.evaluate.aivat import make_estimator
 
@@ -213,9 +216,7 @@ def gamesolve_aivat_estimator(game, agent, opponents, values):
 def gamesolve_search_agent(game, options, seed):
     """Real-time search over a blueprint: ``search:store=BP[:seconds=5:streets=2,3:...]``
     (:mod:`gamesolve_nlth.search.agent`)."""
-    from gamesolve_nlth.state import NLTHGame
-
-    if not isinstance(game, NLTHGame):
+    if not _is_nlth(game):
         return None
     from gamesolve_nlth.search.agent import make_search_agent
 
@@ -225,9 +226,7 @@ def gamesolve_search_agent(game, options, seed):
 @hookimpl
 def gamesolve_lbr_agent(game, opponents, options, seed):
     """Local best response for hold'em (gamesolve_nlth.evaluate.lbr)."""
-    from gamesolve_nlth.state import NLTHGame
-
-    if not isinstance(game, NLTHGame):
+    if not _is_nlth(game):
         return None
     from gamesolve_nlth.evaluate.lbr import make_lbr_agent
 

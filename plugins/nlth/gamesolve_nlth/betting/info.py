@@ -8,7 +8,7 @@ import click
 
 from gamesolve import json_report
 from gamesolve_nlth.betting.action_abstraction import ROUND_NAMES, AbstractionError
-from gamesolve_nlth.engine import MAX_PLAYERS, MIN_PLAYERS
+from gamesolve_nlth.seats import MAX_PLAYERS, MIN_PLAYERS
 
 
 def tree_info(preset_name: str, players: int = 6, progress=None) -> dict:
