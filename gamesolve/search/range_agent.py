@@ -94,7 +94,7 @@ class RangeSearchAgent(Agent):
         self.plan: RoundPlan | None = None  # how the round searches (None: the blueprint plays it)
         self.triggered = False  # the root was moved to an opponent's triggering action
         self.actions: list[tuple[State, int, int]] = []  # (state, player, action) since the root
-        self.items: list[int] = []  # public items dealt since the root
+        self.dealt: list[int] = []  # public items dealt since the root
         self.added: dict[Path, set[int]] = {}  # path -> labels added this round
         self.frozen: dict[Path, dict[int, float]] = {}  # our path -> probabilities played
         self.solved: SolvedSubgame | None = None
@@ -116,7 +116,7 @@ class RangeSearchAgent(Agent):
         child = self._seen = state.child(action)
         if player == CHANCE:
             before = len(self.domain.public_items(state))
-            self.items.extend(int(i) for i in self.domain.public_items(child)[before:])
+            self.dealt.extend(int(i) for i in self.domain.public_items(child)[before:])
         else:
             if player != self.seat and self.plan is not None and not self._offered(state, action):
                 # Lines 5-7: the action joins the subgame where it was taken; the round is
@@ -185,13 +185,13 @@ class RangeSearchAgent(Agent):
         ranges = self.ranges
         for state, player, action in self.actions:
             ranges = ranges.after_action(player, self._sigma(state, player, action))
-        for item in self.items:
+        for item in self.dealt:
             ranges = ranges.after_item(item)
         if self.root is None:  # the first round: the public items are whatever is out already
             for item in self.domain.public_items(root):
                 ranges = ranges.after_item(item)
         self.ranges, self.root = ranges, root
-        self.actions, self.items, self.added, self.frozen = [], [], {}, {}
+        self.actions, self.dealt, self.added, self.frozen = [], [], {}, {}
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -314,7 +314,7 @@ class RangeSearchAgent(Agent):
             return None
         probe = copy.copy(self)
         probe.rng = copy.deepcopy(self.rng)
-        probe.decisions, probe.actions, probe.items = list(self.decisions), list(self.actions), list(self.items)
+        probe.decisions, probe.actions, probe.dealt = list(self.decisions), list(self.actions), list(self.dealt)
         probe.added = {path: set(labels) for path, labels in self.added.items()}
         probe.frozen, probe._played, probe._probes, probe._deadline = dict(self.frozen), {}, {}, None
         before = seen
