@@ -163,7 +163,9 @@ class SearchForm:
 
     def __init__(self, form: FactoredGame):
         if form.key_of is None or form.private_keys is None or not form.node_keys:
-            raise FormError(f"search needs the lossless form of {form.game_name} (the generic compiler's)")
+            raise FormError(f"search walks a lossless form whose public states name its nodes; the form of {form.game_name} "
+                            f"({form.num_nodes:,} public nodes) has no such keys (an abstraction, or a factored contract "
+                            f"above its key limit)")  # fmt: skip
         self.form = form
         self.node = {}
         for node, key in enumerate(form.node_keys):

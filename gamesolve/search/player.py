@@ -113,8 +113,12 @@ def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None
         if which != "average":
             raise ValueError("a blueprint strategy store holds the average strategy only (policy=average)")
         form = factored_form(game, plugins, options={k: v for k, v in blueprint.attrs["params"].items() if k == "preset"})
-        if form.num_nodes != len(blueprint.node_kind) or form.locate is None:
+        if form.num_nodes != len(blueprint.node_kind):
             raise ValueError(f"{store} was trained on another form of {game.describe()}")
+        if form.locate is None:
+            raise ValueError(f"{store}: reading its blueprint by information-state key needs a form that keeps the keys; "
+                             f"{game.describe()}'s ({form.num_nodes:,} public nodes) keeps none (above the factored "
+                             f"contract's key limit)")  # fmt: skip
         return StoredPolicy(blueprint, form.locate)
     stored = read_policy(Path(store))  # before compiling: a wrong store fails fast
     if stored.game != game.name:
