@@ -489,7 +489,6 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
     from gamesolve.evaluate.best_response import TreeEvaluator, evaluation_fields
     from gamesolve.game.compile import compiled_tree
     from gamesolve.progress import BarProgress
-    from gamesolve.search import SearchConfig
     from gamesolve.store.policy_store import read_policy
 
     host = host_from(ctx)
@@ -510,10 +509,7 @@ def exploitability(ctx, game_name, store_path, players, params, policy, search, 
     spec, game = make_game(host, game_name, players or store.params.get("players"), stored)
     search = search or bool(search_options)
     if search:
-        try:
-            config = SearchConfig.from_options(_finite(parse_params(search_options, "--search-option"), "--search-option"))
-        except (ValueError, TypeError, OverflowError) as exc:
-            raise InputError(one_line(exc)) from None
+        config = _search_config(search_options)
     try:
         with BarProgress(quiet=as_json) as progress:
             tree = compiled_tree(game, host.pm, progress)
@@ -562,16 +558,11 @@ def _training_exploitability(host, game_name, given, players, store_path, policy
 
     config = None
     if search:
-        from gamesolve.search import SearchConfig
-
         if policy != "average":
             raise InputError("--search plays the blueprint, which a training store holds as the average strategy (--policy average)")
         if not (store_path / "blueprint").is_dir():
             raise InputError(f"{store_path} holds no blueprint strategy store for --search to play over")
-        try:
-            config = SearchConfig.from_options(_finite(parse_params(search_options, "--search-option"), "--search-option"))
-        except (ValueError, TypeError, OverflowError) as exc:
-            raise InputError(one_line(exc)) from None
+        config = _search_config(search_options)
     meta = ckpt.read_meta(store_path)
     if meta["game"] != game_name:
         raise InputError(f"{store_path} holds a run of {meta['game']}, not {game_name}")
@@ -632,14 +623,30 @@ def _search_over_form(game, form, store, config, evaluate, progress) -> dict[str
         on_decision=lambda: progress.advance(1, searches=f"{cache.solves:,}"),
     )
     fields = evaluate(offsets, composed)
-    fields["search"] = {
+    fields["search"] = {**_search_report(config, cache, started), "blueprint_exploitability": plain["exploitability"],
+                        "blueprint_nash_conv": plain["nash_conv"]}  # fmt: skip
+    return fields
+
+
+def _search_config(search_options: tuple[str, ...]):
+    """The ``-s KEY=VALUE`` search settings as a :class:`~gamesolve.search.SearchConfig`; a bad
+    one is an :class:`InputError` naming it."""
+    from gamesolve.search import SearchConfig
+
+    try:
+        return SearchConfig.from_options(_finite(parse_params(search_options, "--search-option"), "--search-option"))
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InputError(one_line(exc)) from None
+
+
+def _search_report(config, cache, started: float) -> dict[str, Any]:
+    """What ``exploitability --search`` reports of the search agent it composed."""
+    return {
         "k": config.k, "depth": str(config.depth), "iterations": config.iterations, "algorithm": config.algorithm,
         "play": config.play, "first_round": config.first_round, "rollouts": config.rollouts,
         "sampling_above": config.sampling_above, "beliefs": config.beliefs, "searches": cache.solves,
-        "seconds": time.perf_counter() - started, "blueprint_exploitability": plain["exploitability"],
-        "blueprint_nash_conv": plain["nash_conv"],
+        "seconds": time.perf_counter() - started,
     }  # fmt: skip
-    return fields
 
 
 def _finite(options: dict[str, str], flag: str) -> dict[str, str]:
@@ -669,15 +676,7 @@ def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, 
         game, tree, lambda seat: SearchAgent(game, blueprint, form, seat, config, cache=cache),
         on_infoset=lambda: progress.advance(1, searches=f"{cache.solves:,}"),
     )
-    report = {
-        "search": {
-            "k": config.k, "depth": str(config.depth), "iterations": config.iterations, "algorithm": config.algorithm,
-            "play": config.play, "first_round": config.first_round, "rollouts": config.rollouts,
-            "sampling_above": config.sampling_above, "beliefs": config.beliefs, "searches": cache.solves,
-            "seconds": time.perf_counter() - started,
-        }
-    }  # fmt: skip
-    return slots, report
+    return slots, {"search": _search_report(config, cache, started)}
 
 
 @cli.command()

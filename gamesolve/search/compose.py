@@ -13,14 +13,54 @@ shared :class:`~gamesolve.search.nested.SearchCache`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from gamesolve.game.explicit_tree import ExplicitTree
-from gamesolve.game.state import CHANCE, TERMINAL, Game
+from gamesolve.game.state import CHANCE, TERMINAL, Game, State
 from gamesolve.search.nested import SearchAgent, SearchForm
 from gamesolve.search.policy import aligned, row_layout
+
+
+def _seat_decisions(game: Game, seat: int, agent: SearchAgent,
+                    every_history: bool) -> Iterator[tuple[State, SearchAgent, list[int]]]:
+    """``(state, agent, legal actions)`` at ``seat``'s decisions, once per observation sequence of
+    the seat (its own information-state key and the public state after each transition), with
+    ``agent`` as it stands after observing that sequence; the caller asks it before the walk
+    forks it further (the probabilities it acts with there become frozen in the forks).
+
+    The agent is forked only for observation sequences not met before. ``every_history``: walk
+    every history (a representative opponent deal may rule out a board card), keeping each
+    sequence's agent for the histories that share it; else follow one history per sequence."""
+    agent.new_hand()
+    # (parent view, own key, public key) -> (view, its agent where every history is walked)
+    views: dict[tuple[int, str, str], tuple[int, SearchAgent | None]] = {}
+    decided: set[int] = set()
+    stack = [(game.new_initial_state(), agent, 0)]
+    while stack:
+        state, agent, view = stack.pop()
+        player = state.current_player()
+        if player == TERMINAL:
+            continue
+        if player == CHANCE:
+            branches = [a for a, _ in state.chance_outcomes()]
+        else:
+            branches = list(state.legal_actions())
+            if player == seat and view not in decided:
+                decided.add(view)
+                yield state, agent, branches
+        for a in branches:
+            child = state.child(a)
+            key = (view, child.information_state_key(seat), child.public_state_key())
+            known = views.get(key)
+            if known is None:
+                forked = agent.fork()
+                forked.observe(state, a)
+                known = views[key] = (len(views) + 1, forked if every_history else None)
+                stack.append((child, forked, known[0]))
+            elif every_history:
+                stack.append((child, known[1], known[0]))
 
 
 def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[int], SearchAgent],
@@ -34,40 +74,11 @@ def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[i
     start = tree.infoset_slot_start
     out = np.full(tree.num_slots, np.nan)
     for seat in range(game.num_players):
-        agent = make_agent(seat)
-        agent.new_hand()
-        views: dict[tuple, int] = {}
-        agents = [agent]  # the agent after each distinct observation sequence
-        decided: set[int] = set()
-        # Every history is walked (a representative opponent deal may rule out a board
-        # card), but the agent is forked only for observation sequences not seen before.
-        stack = [(game.new_initial_state(), 0)]
-        while stack:
-            state, view = stack.pop()
-            player = state.current_player()
-            if player == TERMINAL:
-                continue
-            if player == CHANCE:
-                branches = [a for a, _ in state.chance_outcomes()]
-            else:
-                branches = list(state.legal_actions())
-                if player == seat and view not in decided:
-                    decided.add(view)
-                    info = index[state.information_state_key(seat)]
-                    dist = agents[view].policy(state)
-                    out[start[info] : start[info + 1]] = aligned(dist, branches)
-                    if on_infoset is not None:
-                        on_infoset()
-            for a in branches:
-                child = state.child(a)
-                key = (view, child.information_state_key(seat), child.public_state_key())
-                child_view = views.get(key)
-                if child_view is None:
-                    forked = agents[view].fork()
-                    forked.observe(state, a)
-                    child_view = views[key] = len(agents)
-                    agents.append(forked)
-                stack.append((child, child_view))
+        for state, observer, legal in _seat_decisions(game, seat, make_agent(seat), every_history=True):
+            info = index[state.information_state_key(seat)]
+            out[start[info] : start[info + 1]] = aligned(observer.policy(state), legal)
+            if on_infoset is not None:
+                on_infoset()
     missing = np.isnan(out)
     if missing.any():
         raise RuntimeError(f"{missing.sum()} slots were never reached by the walk")
@@ -88,35 +99,13 @@ def compose_form_policy(game: Game, form: SearchForm, make_agent: Callable[[int]
     row_offset, total = row_layout(f)
     rows = np.full(total, np.nan)
     for seat in range(game.num_players):
-        agent = make_agent(seat)
-        agent.new_hand()
-        views: dict[tuple[int, str, str], int] = {}  # (parent view, own key, public key) -> view
-        stack = [(game.new_initial_state(), agent, 0)]
-        while stack:
-            state, agent, view = stack.pop()
-            player = state.current_player()
-            if player == TERMINAL:
-                continue
-            if player == CHANCE:
-                branches = [a for a, _ in state.chance_outcomes()]
-            else:
-                branches = list(state.legal_actions())
-                if player == seat:
-                    node, private = f.locate(state.information_state_key(seat))
-                    owner, n_act = int(f.row_owner[node]), f.num_actions_at(node)
-                    start = row_offset[owner] + private * n_act
-                    rows[start : start + n_act] = aligned(agent.policy(state), [int(a) for a in f.labels(node)])
-                    if on_decision is not None:
-                        on_decision()
-            for a in branches:
-                child = state.child(a)
-                key = (view, child.information_state_key(seat), child.public_state_key())
-                if key in views:
-                    continue  # an outcome the seat cannot tell from one already followed
-                views[key] = len(views) + 1
-                forked = agent.fork()
-                forked.observe(state, a)
-                stack.append((child, forked, views[key]))
+        for state, observer, _ in _seat_decisions(game, seat, make_agent(seat), every_history=False):
+            node, private = f.locate(state.information_state_key(seat))
+            owner, n_act = int(f.row_owner[node]), f.num_actions_at(node)
+            start = row_offset[owner] + private * n_act
+            rows[start : start + n_act] = aligned(observer.policy(state), [int(a) for a in f.labels(node)])
+            if on_decision is not None:
+                on_decision()
         missing = 0
         for node in np.flatnonzero((row_offset >= 0) & (f.node_player == seat)):
             n_act = f.num_actions_at(node)
