@@ -170,7 +170,10 @@ def gamesolve_lbr_agent(game, opponents, options, seed):
 @hookspec(firstresult=True)
 def gamesolve_search_agent(game, options, seed):
     """A real-time search agent for ``game`` (``gamesolve match --agents search:store=BP...``)
-    when the game is too large for the core's search over its whole lossless factored form.
+    where the core's do not fit it: the core searches a game's lossless factored form (any size,
+    gamesolve/search/player.py); a plugin whose blueprint is an abstraction (hold'em) returns a
+    :class:`~gamesolve.search.range_agent.RangeSearchAgent` over its own
+    :class:`~gamesolve.search.domain.SearchDomain`.
 
     :param game: the :class:`gamesolve.game.Game` of the match.
     :param options: ``{key: value}`` strings from the agent text (``store`` among them).

@@ -35,6 +35,7 @@ from typing import Any
 
 import attrs
 import numpy as np
+from numba import njit
 
 from gamesolve.errors import UserError
 from gamesolve.game.deals import Deals
@@ -271,11 +272,18 @@ def chance_paths(form: FactoredGame) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 def subtree_ends(form: FactoredGame) -> np.ndarray:
     """One past the last node of each node's subtree (preorder: every subtree is a range)."""
-    end = np.arange(1, form.num_nodes + 1, dtype=np.int64)
-    parent = np.repeat(np.arange(form.num_nodes), form.num_actions)
-    for k in range(len(form.child_list) - 1, -1, -1):  # children come after parents
-        c, par = form.child_list[k], parent[k]
-        if end[c] > end[par]:
-            end[par] = end[c]
+    return _subtree_ends(form.child_start, form.child_list, form.num_nodes)
+
+
+@njit(cache=True)
+def _subtree_ends(child_start, child_list, num_nodes):
+    # Children come after their parents, so a backward sweep sees every child's end final
+    # before its parent's (16.7 million nodes of Liar's Dice 2x6 in a fraction of a second).
+    end = np.arange(1, num_nodes + 1, dtype=np.int64)
+    for node in range(num_nodes - 1, -1, -1):
+        for k in range(child_start[node], child_start[node + 1]):
+            c = child_list[k]
+            if end[c] > end[node]:
+                end[node] = end[c]
     return end
 

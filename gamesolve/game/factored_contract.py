@@ -102,6 +102,17 @@ class FactoredContract(abc.ABC):
         :meth:`gamesolve.game.state.State.action_class`); ``None``: by position."""
         return None
 
+    def public_path(self, state) -> Sequence[int]:
+        """The edge labels from :meth:`root` to the public state of the game's history
+        ``state`` (a :class:`~gamesolve.game.state.State`): its public actions and public
+        chance outcomes in order. Agents use it to find a history's node in a compiled form
+        that names no public states (above the compiler's key limit); forms that keep keys
+        find it by key and never call it."""
+        raise NotImplementedError(
+            f"{type(self).__name__} does not implement public_path(state): agents that play a form above the factored "
+            f"contract's key limit need it to find a history's public node"
+        )
+
     def information_state_key(self, public_key: str, player: int, private_label: str) -> str:
         """``player``'s information-state key with ``private_label`` at a public state. It
         must equal the State contract's key where both exist (policies are read by key);

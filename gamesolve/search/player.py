@@ -13,6 +13,15 @@ core like any plugin's agents::
 
 Options: ``store=PATH`` (both); ``policy=average|current`` (which stored policy); for
 ``search`` every :meth:`SearchConfig.from_options` key (``k``, ``play``, ``depth``, ...).
+
+A blueprint trained on a form too large to name its public states (a factored contract above
+its key limit: Liar's Dice with two dice of six sides) is read by public node instead
+(:class:`~gamesolve.search.policy.NodePolicy`), and ``search`` over it is the core's range
+search agent (:class:`~gamesolve.search.range_agent.RangeSearchAgent` over
+:class:`~gamesolve.search.form_domain.FormSearchDomain`; options ``seconds``, ``iterations``,
+``algorithm``, ``play``, ``threads``, ``end_nodes``)::
+
+    gamesolve match --game liars_dice -p dice=2 --agents search:store=bp:seconds=0:iterations=200,policy:store=bp
 """
 
 from __future__ import annotations
@@ -24,8 +33,12 @@ import numpy as np
 from gamesolve.agents import Agent, AgentSpec, hand_seed
 from gamesolve.game.state import Game, State
 from gamesolve.hookspecs import hookimpl
+from gamesolve.search.form_domain import END_NODES, FormSearchDomain
+from gamesolve.search.locate import FormLocator
 from gamesolve.search.nested import SearchAgent, SearchCache, SearchConfig, SearchForm
-from gamesolve.search.policy import Policy, StoredPolicy, TabularPolicy
+from gamesolve.search.policy import NodePolicy, Policy, StoredPolicy, StoreRows, TabularPolicy
+from gamesolve.search.range_agent import RangeSearchAgent
+from gamesolve.search.range_solve import RangeSolveConfig
 
 
 class PolicyPlayer(Agent):
@@ -93,6 +106,7 @@ def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None
     from gamesolve.game.compile import compiled_tree, factored_form
     from gamesolve.store import checkpoint, strategy_store
     from gamesolve.store.policy_store import read_policy
+    from gamesolve.store.form_cache import FormCache
     from gamesolve.store.zarr_io import open_group
 
     if not store:
@@ -112,13 +126,12 @@ def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None
             raise ValueError(f"{store} holds a blueprint for {blueprint.attrs.get('game')}, not {game.name}")
         if which != "average":
             raise ValueError("a blueprint strategy store holds the average strategy only (policy=average)")
-        form = factored_form(game, plugins, options={k: v for k, v in blueprint.attrs["params"].items() if k == "preset"})
+        form = factored_form(game, plugins, options={k: v for k, v in blueprint.attrs["params"].items() if k == "preset"},
+                             cache=FormCache())  # fmt: skip
         if form.num_nodes != len(blueprint.node_kind):
             raise ValueError(f"{store} was trained on another form of {game.describe()}")
-        if form.locate is None:
-            raise ValueError(f"{store}: reading its blueprint by information-state key needs a form that keeps the keys; "
-                             f"{game.describe()}'s ({form.num_nodes:,} public nodes) keeps none (above the factored "
-                             f"contract's key limit)")  # fmt: skip
+        if form.locate is None:  # a form above the contract's key limit: read by public node
+            return NodePolicy(StoreRows(blueprint), FormLocator(game, form))
         return StoredPolicy(blueprint, form.locate)
     stored = read_policy(Path(store))  # before compiling: a wrong store fails fast
     if stored.game != game.name:
@@ -142,9 +155,41 @@ def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | 
         if agent is not None:
             return agent
 
-    config = SearchConfig.from_options(options)
     blueprint = stored_policy(game, store, policy, plugins)
+    if isinstance(blueprint, NodePolicy):  # a form too large to name its public states
+        return range_search_player(game, blueprint, options, seed)
+    config = SearchConfig.from_options(options)
     return SearchPlayer(game, blueprint, search_form(game, plugins), config, seed)
+
+
+RANGE_OPTIONS = {"seconds": float, "iterations": int, "algorithm": str, "play": str, "threads": int, "end_nodes": int}
+
+
+def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, str], seed: int) -> RangeSearchAgent:
+    """The core's range search agent over the form ``blueprint`` is read through
+    (:class:`~gamesolve.search.form_domain.FormSearchDomain`), options as the ``search:`` agent
+    text gives them (``seconds``, ``iterations``, ``algorithm``, ``play``, ``threads``,
+    ``end_nodes``)."""
+    values = {}
+    for key, raw in options.items():
+        if key not in RANGE_OPTIONS:
+            raise ValueError(f"unknown search option {key!r} for {game.describe()} (known: {', '.join(RANGE_OPTIONS)})")
+        try:
+            values[key] = RANGE_OPTIONS[key](str(raw))
+        except ValueError:
+            raise ValueError(f"search option {key}={raw!r} is not valid") from None
+    end_nodes = values.pop("end_nodes", END_NODES)
+    try:
+        config = RangeSolveConfig(**values)
+    except ValueError as exc:
+        raise ValueError(f"search options: {exc}") from None
+    for key in ("iterations", "threads"):
+        if getattr(config, key) < 1:
+            raise ValueError(f"search option {key} must be at least 1, got {getattr(config, key)}")
+    if config.seconds < 0:
+        raise ValueError(f"search option seconds must be at least 0, got {config.seconds}")
+    domain = FormSearchDomain(blueprint.locator.form, blueprint.rows, blueprint.locator, end_nodes)
+    return RangeSearchAgent(game, PolicyPlayer(blueprint, seed), domain, config, seed)
 
 
 def search_form(game: Game, plugins: Any = None) -> SearchForm:

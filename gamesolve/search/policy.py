@@ -79,6 +79,52 @@ class StoredPolicy(KeyedPolicy):
         return probs
 
 
+class StoreRows:
+    """Every private state's blueprint probabilities at a node of the form ``store`` was
+    trained on: ``at(node) -> float[S, actions]`` (rows never reached play uniformly)."""
+
+    def __init__(self, store):
+        self.store = store
+        self._states = np.arange(int(store.num_private.max()))
+
+    def at(self, node: int) -> np.ndarray:
+        return self.store.probabilities_of(node, self._states)
+
+
+class KeyedRows:
+    """:class:`StoreRows` for any :class:`Policy` over a form that keeps keys (private states
+    no key names play uniformly)."""
+
+    def __init__(self, form, policy: Policy):
+        self.form = form
+        self.policy = policy
+
+    def at(self, node: int) -> np.ndarray:
+        n_act = self.form.num_actions_at(node)
+        out = np.full((int(self.form.num_private.max()), n_act), 1.0 / n_act)
+        for s in range(out.shape[0]):
+            key = self.form.key_of(node, s)
+            if key is not None:
+                out[s] = self.policy.action_probs(key, n_act)
+        return out
+
+
+class NodePolicy:
+    """A :class:`Policy` read by public node (``rows.at(node)``, e.g. :class:`StoreRows`) and
+    located through a :class:`~gamesolve.search.locate.FormLocator`: it plays forms that name
+    no public states, where nothing can be read by key."""
+
+    def __init__(self, rows, locator):
+        self.rows = rows
+        self.locator = locator
+
+    def action_probs(self, key: str, num_actions: int) -> np.ndarray:
+        raise NotImplementedError("a policy read by public node has no information-state keys; ask probs(state, player)")
+
+    def probs(self, state: State, player: int) -> np.ndarray:
+        return self.rows.at(self.locator.node(state))[self.locator.private(state, player)]
+
+
 def row_layout(form) -> tuple[np.ndarray, int]:
     """``(row_offset, total)`` of a table over ``form``'s rows: (owner node, private state
     ``s``) at ``row_offset[owner] + s * actions`` (-1 for nodes without rows of their own)."""
@@ -93,12 +139,10 @@ def policy_rows(form, policy: Policy) -> tuple[np.ndarray, np.ndarray]:
     rows)``; private states no key names play uniformly."""
     row_offset, total = row_layout(form)
     rows = np.zeros(total)
+    keyed = KeyedRows(form, policy)
     for node in np.flatnonzero(row_offset >= 0):
-        n_act = form.num_actions_at(node)
-        for s in range(int(form.num_private.max())):
-            key = form.key_of(node, s)
-            row = row_offset[node] + s * n_act
-            rows[row : row + n_act] = 1.0 / n_act if key is None else policy.action_probs(key, n_act)
+        at = keyed.at(node)
+        rows[row_offset[node] : row_offset[node] + at.size] = at.ravel()
     return row_offset, rows
 
 

@@ -81,6 +81,11 @@ class RangeSearchAgent(Agent):
         self.config = config
         self.num_private = int(domain.items.shape[0])
         self.seed = seed
+        # Solves kept across hands, by what decides them: the plan's key (a plugin that names
+        # its round's subgame), the ranges at the root, the added actions and the frozen rows.
+        # Only vector CFR without a time budget is kept: it draws no random numbers and stops at
+        # its iteration cap, so a kept solve is exactly the one that would be computed again.
+        self._memo: dict[tuple, SolvedSubgame] = {}
         self.new_hand(0, 0)
 
     # -- a hand --------------------------------------------------------------------------
@@ -146,7 +151,7 @@ class RangeSearchAgent(Agent):
                 self._deadline = None
         if action is None:
             searched = False
-            self._played[tuple(state.history)] = None
+            self._played[_history(state)] = None
             action = self.blueprint.act(state, seat)
         self.decisions.append(Decision(self.domain.round_of(state), self.busy + time.perf_counter() - started, searched))
         self.busy = 0.0
@@ -240,15 +245,42 @@ class RangeSearchAgent(Agent):
         agent's own earlier actions in the round frozen for its actual private state; anytime:
         it stops when the time budget is spent and plays what there is."""
         self.solved, self.stale = None, False
+        key = self._memo_key()
+        if key is not None and key in self._memo:
+            self.solved = self._memo.pop(key)
+            self._memo[key] = self.solved  # the most recently used last
+            return
         subgame = self._subgame()
         if subgame is None:
             return  # the beliefs say this cannot happen: play the blueprint
         self.solved = solve_subgame(subgame, self.config, self.num_private, self._frozen_rows(subgame.form), self.rng,
                                     self._budget, self._readout)  # fmt: skip
+        if key is not None and self.solved.solver is not None:
+            self._memo[key] = self.solved
+            while len(self._memo) > self.MEMO_SOLVES:
+                del self._memo[next(iter(self._memo))]
+
+    MEMO_SOLVES = 64
+    """Solves kept across hands (a Liar's Dice 2x6 subgame of 32,768 nodes holds about 30 MB)."""
+
+    def _memo_key(self) -> tuple | None:
+        """What decides the round's solve, where a kept one may stand for it (see ``__init__``)."""
+        plan_key = getattr(self.plan, "memo_key", None)
+        if plan_key is None or self.config.seconds > 0:
+            return None
+        added = tuple(sorted((path, tuple(sorted(labels))) for path, labels in self.added.items()))
+        frozen = tuple(sorted((path, tuple(sorted(played.items()))) for path, played in self.frozen.items()))
+        return plan_key, self.ranges.reach.tobytes(), added, frozen
 
     def _path(self, state: State) -> Path:
-        """The subgame labels of the round's actions before ``state``."""
-        return tuple(self._label(before, a) for before, _, a in self.actions if len(before.history) < len(state.history))
+        """The subgame labels of the round's actions before ``state`` (one of them, or the
+        state after all of them)."""
+        actions = self.actions
+        for i, (before, _, _) in enumerate(actions):
+            if before is state:
+                actions = actions[:i]
+                break
+        return tuple(self._label(before, a) for before, _, a in actions)
 
     def _label(self, state: State, action: int) -> int:
         """``action`` as the round's subgame labels it (a round that does not search: itself)."""
@@ -284,7 +316,7 @@ class RangeSearchAgent(Agent):
         path, labels, rows = found
         probs = rows[self.domain.private_index(state, self.seat)]
         self.frozen[path] = {a: float(p) for a, p in zip(labels, probs)}  # line 13
-        self._played[tuple(state.history)] = _by_real_action(self.domain, state, labels, rows)
+        self._played[_history(state)] = _by_real_action(self.domain, state, labels, rows)
         label = labels[int(self.rng.choice(len(labels), p=probs / probs.sum()))]
         return self.domain.real_action(state, label)
 
@@ -294,7 +326,7 @@ class RangeSearchAgent(Agent):
         name private states: hold'em ``int[n, 2]`` hole cards none touching the board): the
         real actions and ``probs[n, actions]`` (see the class docstring). Neither the agent's
         state nor its random numbers change."""
-        key = tuple(state.history)
+        key = _history(state)
         if key in self._played:
             exposed = self._played[key]
         else:
@@ -310,7 +342,7 @@ class RangeSearchAgent(Agent):
         """What the agent would play at ``state``, a state after the ones it has seen: a copy
         of it observes the rest of the way and answers (None: the blueprint plays there)."""
         seen = self._seen
-        if seen is None or tuple(state.history[: len(seen.history)]) != tuple(seen.history):
+        if seen is None or not hasattr(state, "history") or tuple(state.history[: len(seen.history)]) != tuple(seen.history):
             return None
         probe = copy.copy(self)
         probe.rng = copy.deepcopy(self.rng)
@@ -323,6 +355,13 @@ class RangeSearchAgent(Agent):
             before = before.child(action)
         found = probe._strategy(state) if probe.plan is not None else None
         return None if found is None else _by_real_action(self.domain, state, found[1], found[2])
+
+
+def _history(state: State):
+    """A key of ``state`` within a hand: its actions where the state keeps them (hold'em), else
+    its public state key (the agent's own private state is the same all hand)."""
+    history = getattr(state, "history", None)
+    return tuple(history) if history is not None else state.public_state_key()
 
 
 def _by_real_action(domain: SearchDomain, state: State, labels: list[int], rows: np.ndarray) -> tuple[list[int], np.ndarray]:

@@ -79,6 +79,9 @@ class LiarsDiceContract(FactoredContract):
         values[:, caller] = -values[:, bidder]
         return values
 
+    def public_path(self, state) -> tuple[int, ...]:
+        return state.bids  # a game history's bids are the public tree's edge labels
+
     def public_key(self, state) -> str:
         names = []
         while state[3] is not None:
