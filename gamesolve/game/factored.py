@@ -275,6 +275,20 @@ def subtree_ends(form: FactoredGame) -> np.ndarray:
     return _subtree_ends(form.child_start, form.child_list, form.num_nodes)
 
 
+def node_depths(form: FactoredGame) -> np.ndarray:
+    """The number of edges from the root to each node."""
+    return _node_depths(form.child_start, form.child_list, form.num_nodes)
+
+
+@njit(cache=True)
+def _node_depths(child_start, child_list, num_nodes):
+    depth = np.zeros(num_nodes, dtype=np.int32)
+    for node in range(num_nodes):  # parents come before their children
+        for k in range(child_start[node], child_start[node + 1]):
+            depth[child_list[k]] = depth[node] + 1
+    return depth
+
+
 @njit(cache=True)
 def _subtree_ends(child_start, child_list, num_nodes):
     # Children come after their parents, so a backward sweep sees every child's end final

@@ -27,13 +27,17 @@ from collections.abc import Mapping
 import attrs
 import numpy as np
 
-from gamesolve.game.factored import CHANCE, FactoredGame, FormError, subtree_ends
+from gamesolve.game.factored import CHANCE, FactoredGame, FormError, node_depths, subtree_ends
 from gamesolve.game.state import State
 from gamesolve.search.abstraction import AllActions
 from gamesolve.search.beliefs import ItemRanges
 from gamesolve.search.domain import Path, RangeSubgame
+from gamesolve.search.leaves import LeafEvaluator
 from gamesolve.search.locate import FormLocator
 from gamesolve.search.subgame import DepthLimit, SubgameSpec, build_subgame
+
+LAST_ROUND = 1 << 30
+"""The round of the states searched to the end of the game."""
 
 END_NODES = 2**15
 """Default size of the rest of the game at which search starts: a vector CFR iteration over
@@ -47,26 +51,36 @@ class FormSearchDomain:
     :param end_nodes: search the rest of the game once it has at most this many public nodes.
     """
 
-    def __init__(self, form: FactoredGame, rows, locator: FormLocator, end_nodes: int = END_NODES):
+    def __init__(self, form: FactoredGame, rows, locator: FormLocator, end_nodes: int = END_NODES, depth: int | None = None,
+                 leaves: LeafEvaluator | None = None):  # fmt: skip
         if (form.node_kind == CHANCE).any():
             raise FormError(f"{form.game_name}: search over ranges of a form with public chance is not supported "
                             f"(its private states change with the public cards); the core's nested search plays it")  # fmt: skip
         if end_nodes < 1:
             raise ValueError(f"end_nodes must be at least 1, got {end_nodes}")
+        if depth is not None and (depth < 1 or leaves is None):
+            raise ValueError(f"a depth-limited search needs a depth of at least 1 and leaf values, got depth {depth}")
         self.form = form
         self.rows = rows
         self.locator = locator
         self.end_nodes = end_nodes
         self.items = np.full((int(form.num_private.max()), 1), -1, dtype=np.int64)  # no public items
+        self.depth = depth
+        self.leaves = leaves
         self._ends = subtree_ends(form)
+        self._depths = node_depths(form) if depth is not None else None
         self._forms: dict[int, FactoredGame] = {}
 
     def _small(self, node: int) -> bool:
         return int(self._ends[node]) - node <= self.end_nodes
 
     def round_of(self, state: State) -> int:
-        """0 while the blueprint plays, 1 once the rest of the game is small enough to search."""
-        return int(self._small(self.locator.node(state)))
+        """Rounds of ``depth`` actions (one round without a depth: the blueprint's), and a last
+        one once the rest of the game is small enough to search to its end."""
+        node = self.locator.node(state)
+        if self._small(node):
+            return LAST_ROUND
+        return 0 if self.depth is None else int(self._depths[node]) // self.depth
 
     def public_items(self, state: State) -> tuple[int, ...]:
         return ()
@@ -77,9 +91,11 @@ class FormSearchDomain:
     def private_indices(self, privates: np.ndarray) -> np.ndarray:
         return np.asarray(privates, dtype=np.int64)
 
-    def plan(self, root: State, seat: int, triggered: bool) -> _ToTheEnd | None:
+    def plan(self, root: State, seat: int, triggered: bool) -> _Subgame | None:
         node = self.locator.node(root)
-        return _ToTheEnd(self, node) if self._small(node) else None
+        if self._small(node):
+            return _Subgame(self, node, None)
+        return None if self.depth is None else _Subgame(self, node, self.depth)
 
     def triggers(self, state: State, player: int, action: int, seat: int) -> bool:
         return False
@@ -94,30 +110,35 @@ class FormSearchDomain:
 
     FORMS_KEPT = 16
 
-    def subgame_form(self, node: int) -> FactoredGame:
-        """The rest of the game from ``node``, cut out of the form (the most recent kept: a
-        match keeps returning to the same roots)."""
-        form = self._forms.pop(node, None)
+    def subgame_form(self, node: int, depth: int | None) -> FactoredGame:
+        """The subgame from ``node``: ``depth`` actions deep with the leaf values' choice
+        chains at its leaves, or to the end of the game (None); cut out of the form once, the
+        most recent kept (a match keeps returning to the same roots, and nothing in the
+        subgame depends on the ranges)."""
+        form = self._forms.pop((node, depth), None)
         if form is None:
             reach = np.ones((self.form.num_players, self.items.shape[0]))
-            form = build_subgame(SubgameSpec(self.form, node, reach, (), AllActions(), DepthLimit.end_of_game(), None)).form
+            limit = DepthLimit.end_of_game() if depth is None else DepthLimit(end_of_round=False, actions=depth)
+            spec = SubgameSpec(self.form, node, reach, (), AllActions(), limit, None if depth is None else self.leaves)
+            form = build_subgame(spec).form
             while len(self._forms) >= self.FORMS_KEPT:
                 del self._forms[next(iter(self._forms))]
-        self._forms[node] = form
+        self._forms[(node, depth)] = form
         return form
 
 
 @attrs.frozen(eq=False)
-class _ToTheEnd:
-    """The rest of the game from ``node``, every action offered."""
+class _Subgame:
+    """The subgame from ``node``, every action offered: ``depth`` actions deep, or to the end."""
 
     domain: FormSearchDomain
     node: int
+    depth: int | None
 
     @property
-    def memo_key(self) -> int:
-        """The subgame depends on its root node alone (and on the ranges, which the agent adds)."""
-        return self.node
+    def memo_key(self) -> tuple[int, int | None]:
+        """The subgame depends on its root and depth alone (and the ranges, which the agent adds)."""
+        return self.node, self.depth
 
     def label(self, state: State, action: int) -> int:
         return int(action)
@@ -132,4 +153,4 @@ class _ToTheEnd:
             weight *= ranges.reach[q, deals.private[:, q, form.node_round[self.node]]]
         if not weight.any():
             return None  # the beliefs hold no deal
-        return RangeSubgame(self.domain.subgame_form(self.node), root_reach=ranges.reach)
+        return RangeSubgame(self.domain.subgame_form(self.node, self.depth), root_reach=ranges.reach)

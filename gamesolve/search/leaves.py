@@ -260,3 +260,82 @@ class SampledLeafValues(_LeafValues):
         c = self.continuations
         _sampled(leaf, self._tree, self._terminals, deals, c.rows, c.row_offset, combos, self.rollouts, np.uint64(self.seed), out)
 
+
+
+@njit(cache=True)
+def _packed_action(packed, k, bits, info):
+    """Continuation ``k``'s action index at information set ``info`` (bit layout of
+    :func:`gamesolve.solve.continuation.pack`)."""
+    value = 0
+    for j in range(bits):
+        g = info * bits + j
+        value |= ((packed[k, g >> 3] >> (7 - (g & 7))) & 1) << j
+    return value
+
+
+@njit(cache=True)
+def _stored(lo, tree, term, deals, infoset_start, packed, bits, combos, out):
+    """One rollout per deal and joint choice from ``lo``: each player follows its chosen
+    stored continuation strategy (one action per information set, so the rollout is the
+    value of those strategies on the deal, not an estimate of it)."""
+    n_players = out.shape[2]
+    for d in range(deals.private.shape[0]):
+        for c in range(combos.shape[0]):
+            node = lo
+            while tree.kind[node] != TERMINAL:
+                actor = tree.player[node]
+                start = infoset_start[tree.row_owner[node]]
+                a = 0  # a row training never reached: its first action, as the store reads it
+                if start >= 0:
+                    a = _packed_action(packed, combos[c, actor], bits, start + deals.private[d, actor, tree.round[node]])
+                node = tree.child_list[tree.child_start[node] + a]
+            for p in range(n_players):
+                out[c, d, p] = terminal_value(term, node, p, deals.strength, deals.index, d)
+
+
+class StoredLeafValues:
+    """Leaf values of a blueprint in a strategy store, on the form it was trained on, for
+    forms too large to hold every continuation strategy's probabilities
+    (:class:`ContinuationStrategies`: Liar's Dice 2x6 has 700 million rows): the store's
+    continuation strategies are one sampled action per information set (Pluribus' compressed
+    continuations), so one rollout per deal and joint choice is the leaf's exact value under
+    them. Forms without public chance only (every listed deal reaches every leaf)."""
+
+    def __init__(self, form: FactoredGame, store, k: int = 4):
+        names = list(store.attrs["continuations"])
+        if not 1 <= k <= len(names):
+            raise ValueError(f"k must be between 1 and {len(names)} for {form.game_name} (strategies: {', '.join(names)})")
+        if (form.node_kind == CHANCE).any():
+            raise ValueError(f"{form.game_name}: stored continuation leaves need a form without public chance")
+        self.form = form
+        self.k = k
+        self.names = names[:k]
+        self._bits = int(store.attrs["continuation_bits"])
+        groups = [store.continuation_array(i) for i in range(k)]
+        self._packed = np.zeros((k, max(len(g) for g in groups)), dtype=np.uint8)
+        for i, g in enumerate(groups):
+            self._packed[i, : len(g)] = g
+        self._infoset_start = np.asarray(store.infoset_start, dtype=np.int64)
+        self._tree = form.tree_arrays()
+        self._terminals = form.terminal_arrays()
+        listed = form.deals.listed
+        self._deals = DealArrays(listed.private, listed.public, listed.strength, np.arange(listed.count, dtype=np.int64),
+                                 np.zeros((0, 0, 0), np.int32), np.zeros((0, 0), np.int32))  # fmt: skip
+        self._cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        self.leaves_evaluated = 0
+
+    def values(self, leaf: int, choosers: list[int]) -> np.ndarray:
+        key = (int(leaf), tuple(choosers))
+        out = self._cache.get(key)
+        if out is None:
+            self.leaves_evaluated += 1
+            combos = joint_choices(self.k, choosers, self.form.num_players)
+            out = np.zeros((len(combos), self.form.deals.listed.count, self.form.num_players))
+            _stored(int(leaf), self._tree, self._terminals, self._deals, self._infoset_start, self._packed, self._bits, combos, out)
+            while len(self._cache) >= self.KEPT:
+                del self._cache[next(iter(self._cache))]
+            self._cache[key] = out
+        return out
+
+    KEPT = 4096
+    """Leaves whose values are kept (Liar's Dice 2x6, k = 4: 110 kB each)."""

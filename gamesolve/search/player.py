@@ -19,7 +19,7 @@ its key limit: Liar's Dice with two dice of six sides) is read by public node in
 (:class:`~gamesolve.search.policy.NodePolicy`), and ``search`` over it is the core's range
 search agent (:class:`~gamesolve.search.range_agent.RangeSearchAgent` over
 :class:`~gamesolve.search.form_domain.FormSearchDomain`; options ``seconds``, ``iterations``,
-``algorithm``, ``play``, ``threads``, ``end_nodes``)::
+``algorithm``, ``play``, ``threads``, ``end_nodes``, ``depth``, ``k``)::
 
     gamesolve match --game liars_dice -p dice=2 --agents search:store=bp:seconds=0:iterations=200,policy:store=bp
 """
@@ -34,6 +34,7 @@ from gamesolve.agents import Agent, AgentSpec, hand_seed
 from gamesolve.game.state import Game, State
 from gamesolve.hookspecs import hookimpl
 from gamesolve.search.form_domain import END_NODES, FormSearchDomain
+from gamesolve.search.leaves import StoredLeafValues
 from gamesolve.search.locate import FormLocator
 from gamesolve.search.nested import SearchAgent, SearchCache, SearchConfig, SearchForm
 from gamesolve.search.policy import NodePolicy, Policy, StoredPolicy, StoreRows, TabularPolicy
@@ -162,14 +163,17 @@ def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | 
     return SearchPlayer(game, blueprint, search_form(game, plugins), config, seed)
 
 
-RANGE_OPTIONS = {"seconds": float, "iterations": int, "algorithm": str, "play": str, "threads": int, "end_nodes": int}
+RANGE_OPTIONS = {"seconds": float, "iterations": int, "algorithm": str, "play": str, "threads": int, "end_nodes": int,
+                 "depth": int, "k": int}  # fmt: skip
 
 
 def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, str], seed: int) -> RangeSearchAgent:
     """The core's range search agent over the form ``blueprint`` is read through
     (:class:`~gamesolve.search.form_domain.FormSearchDomain`), options as the ``search:`` agent
-    text gives them (``seconds``, ``iterations``, ``algorithm``, ``play``, ``threads``,
-    ``end_nodes``)."""
+    text gives them: ``seconds``, ``iterations``, ``algorithm``, ``play``, ``threads``
+    (:class:`RangeSolveConfig`); ``end_nodes`` (search to the end of the game from there);
+    ``depth`` (before that, subgames of this many actions whose leaves are valued by the store's
+    ``k`` continuation strategies; 0, the default: the blueprint plays there)."""
     values = {}
     for key, raw in options.items():
         if key not in RANGE_OPTIONS:
@@ -179,6 +183,8 @@ def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, st
         except ValueError:
             raise ValueError(f"search option {key}={raw!r} is not valid") from None
     end_nodes = values.pop("end_nodes", END_NODES)
+    depth = values.pop("depth", 0) or None
+    k = values.pop("k", 4)
     try:
         config = RangeSolveConfig(**values)
     except ValueError as exc:
@@ -188,7 +194,9 @@ def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, st
             raise ValueError(f"search option {key} must be at least 1, got {getattr(config, key)}")
     if config.seconds < 0:
         raise ValueError(f"search option seconds must be at least 0, got {config.seconds}")
-    domain = FormSearchDomain(blueprint.locator.form, blueprint.rows, blueprint.locator, end_nodes)
+    form = blueprint.locator.form
+    leaves = StoredLeafValues(form, blueprint.rows.store, k) if depth is not None else None
+    domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, end_nodes, depth, leaves)
     return RangeSearchAgent(game, PolicyPlayer(blueprint, seed), domain, config, seed)
 
 

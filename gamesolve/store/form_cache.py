@@ -42,12 +42,24 @@ _ARRAYS = ("node_kind", "node_player", "node_round", "node_level", "child_start"
            "edge_class", "settled", "settled_value", "term_kind", "payoff", "term_row", "table", "num_private")  # fmt: skip
 
 
+_LOADED: dict[Path, FactoredGame] = {}
+"""Forms this process has loaded: the agents of one match share one (Liar's Dice 2x6: 2 GB)."""
+
+
 class FormCache:
     """What :func:`gamesolve.game.compile.factored_form` asks before compiling a factored
     contract and tells after (``cache=``): the game layer knows no stores."""
 
     def load(self, game, contract) -> FactoredGame | None:
-        return load(form_path(game, contract)) if enabled() else None
+        if not enabled():
+            return None
+        path = form_path(game, contract)
+        form = _LOADED.get(path)
+        if form is None:
+            form = load(path)
+            if form is not None:
+                _LOADED[path] = form
+        return form
 
     def save(self, game, contract, form: FactoredGame) -> None:
         if enabled() and form.num_nodes > MIN_NODES:

@@ -132,6 +132,11 @@ class StrategyStore:
         total = values.sum(axis=1, keepdims=True)
         return np.where(total > 0, values / np.where(total > 0, total, 1.0), 1.0 / n_act)
 
+    def continuation_array(self, k: int) -> np.ndarray:
+        """Continuation strategy ``k`` whole, bit-packed (``continuation_bits`` per information
+        set, numbered by ``infoset_start``): for rollouts that read every line."""
+        return np.asarray(self._continuations[k][...], dtype=np.uint8)
+
     def continuation(self, k: int, node: int, private: int) -> int:
         """The action index continuation strategy ``k`` takes at (node, private state)."""
         start = int(self.infoset_start[self.row_owner[node]])

@@ -19,7 +19,7 @@ from gamesolve.game import contract_compiler
 from gamesolve.game.compile import factored_form
 from gamesolve.game.factored import FormError
 from gamesolve.plugins import make_plugin_manager
-from gamesolve.search.form_domain import FormSearchDomain
+from gamesolve.search.form_domain import LAST_ROUND, FormSearchDomain
 from gamesolve.search.locate import FormLocator
 from gamesolve.search.player import PolicyPlayer, range_search_player
 from gamesolve.search.policy import NodePolicy, StoredPolicy, StoreRows
@@ -126,7 +126,7 @@ def test_the_ranges_reach_the_search_root_by_the_blueprint(game, keyed, keyless,
     agent = search_agent(game, keyless, store, end_nodes="200")
     bids = (1, 4, 7)  # 1x2, 1x5, 2x2: the rest of the game after 2x2 has 31 public nodes
     state = play_to(agent, game, 0, (3, 5), bids)
-    assert agent.plan is not None and agent.domain.round_of(state) == 1
+    assert agent.plan is not None and agent.domain.round_of(state) == LAST_ROUND
     blueprint = StoredPolicy(StrategyStore(store / "blueprint"), keyed.locate)
     expected = np.ones((2, 6))
     before = game.new_initial_state().child(2).child(4)
@@ -161,8 +161,8 @@ def test_a_search_over_the_whole_game_solves_it(game, keyless, store):
 
 
 def test_unknown_search_options_are_named(game, keyless, store):
-    with pytest.raises(ValueError, match=r"unknown search option 'k' for liars_dice.*known: seconds, iterations"):
-        search_agent(game, keyless, store, k="2")
+    with pytest.raises(ValueError, match=r"unknown search option 'rollouts' for liars_dice.*known: seconds, iterations"):
+        search_agent(game, keyless, store, rollouts="2")
 
 
 def test_match_plays_the_search_agent_over_a_blueprint_on_a_form_without_keys(host, store, monkeypatch, tmp_path):
@@ -226,3 +226,37 @@ def test_a_form_with_public_chance_is_refused_with_its_reason():
 
     with pytest.raises(FormError, match="leduc: search over ranges of a form with public chance is not supported"):
         FormSearchDomain(compile_factored(LeducGame(2)), rows=None, locator=None)
+
+
+def test_stored_leaf_values_follow_the_stores_continuation_strategies(keyed, store):
+    """A leaf's value on a deal for a joint choice is the terminal its two stored continuation
+    strategies lead to (read here one action at a time through the store's own reader)."""
+    from gamesolve.search.leaves import StoredLeafValues
+
+    blueprint = StrategyStore(store / "blueprint")
+    leaves = StoredLeafValues(keyed, blueprint, k=4)
+    deals = keyed.deals.listed
+    for leaf in (1, 40, 700):
+        values = leaves.values(leaf, [0, 1])
+        assert values.shape == (16, deals.count, 2)
+        for combo, (c0, c1) in enumerate([(a, b) for a in range(4) for b in range(4)]):
+            for d in range(0, deals.count, 5):
+                node = leaf
+                while keyed.node_kind[node] != 2:  # TERMINAL
+                    actor = int(keyed.node_player[node])
+                    choice = (c0, c1)[actor]
+                    node = int(keyed.children(node)[blueprint.continuation(choice, node, int(deals.private[d, actor, 0]))])
+                np.testing.assert_array_equal(values[combo, d], keyed.table[keyed.term_row[node], d])
+
+
+def test_a_depth_limited_search_moves_its_root_every_depth_actions(game, keyless, store):
+    agent = search_agent(game, keyless, store, depth="2", end_nodes="100", iterations="20")
+    state = play_to(agent, game, 0, (3, 5), ())
+    assert agent.plan is not None and agent.plan.depth == 2
+    agent.act(state, 0)
+    assert agent.last_searched and agent.domain.leaves.leaves_evaluated > 0
+    for bid in (1, 3):  # two bids later: the next round's root
+        agent.observe(state, bid)
+        state = state.child(bid)
+    assert agent.root.public_state_key() == "1x2 1x4" and agent.domain.round_of(state) == 1
+    assert agent.ranges.reach[1].sum() < 6  # the opponent's bid moved its range
