@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from gamesolve.evaluate.match import _play_in_workers, _Table, deals_for, make_agents, win_rate
+from gamesolve.evaluate.match import Table, _play_in_workers, deals_for, make_agents, win_rate
 from gamesolve.plugins import make_plugin_manager
 from gamesolve.progress import BarProgress
 from gamesolve_nlth.evaluate.aivat import VALUE_FUNCTIONS, make_estimator
@@ -47,7 +47,7 @@ def main() -> None:
         if label not in wanted:
             continue
         started = time.perf_counter()
-        table = _Table(game, list(agents), names, args.seed, False, [make_estimator(game, agents[0], [agents[1]], label), None])
+        table = Table(game, list(agents), names, args.seed, False, [make_estimator(game, agents[0], [agents[1]], label), None])
         with BarProgress() as progress:
             progress.start(n_deals * 2, "hands", label)
             if args.workers > 1:

@@ -731,15 +731,16 @@ def match(ctx, game_name, agent_list, hands, seed, players, params, hh_path, for
         raise InputError("--force replaces hand histories; it needs --hh PATH")
     try:
         agents, names = make_agents(host.agents, game, texts, seed, plugins=host.pm)
-        spec = None
+        remote = None
         if ray_address is not None:
-            from gamesolve.evaluate.match_ray import TableSpec
+            from gamesolve.evaluate.match_ray import TableSpec, ray_runner
 
             spec = TableSpec(game.name, {k: str(v) for k, v in game.params.items()}, tuple(texts), seed,
                              keep_hands=hh_path is not None, aivat=aivat, aivat_values=aivat_values, plugins_dirs=_plugin_dirs(ctx))  # fmt: skip
+            remote = ray_runner(spec, ray_address)
         with BarProgress(quiet=as_json) as progress:
             result = play_match(game, agents, hands, seed=seed, names=names, progress=progress, keep_hands=hh_path is not None,
-                                workers=workers, aivat=aivat, aivat_values=aivat_values, plugins=host.pm, ray=ray_address, spec=spec)  # fmt: skip
+                                workers=workers, aivat=aivat, aivat_values=aivat_values, plugins=host.pm, remote=remote)  # fmt: skip
     except (RegistryError, MatchError, UserError, AivatError) as exc:
         raise InputError(one_line(exc)) from None
     report = result.as_dict()

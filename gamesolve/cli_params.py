@@ -56,19 +56,6 @@ POSITIVE_FLOAT = Positive(float)
 SEED = click.IntRange(0, SEED_MAX)
 
 
-def parse_boolean(raw: Any, what: str) -> bool:
-    """A ``KEY=VALUE`` option's boolean: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``
-    (any case; a bool passes through); :class:`ValueError` naming ``what`` otherwise."""
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"{what} expects true or false, got {raw!r}")
-
-
 def key_values(pairs: tuple[str, ...] | list[str], flag: str) -> dict[str, str]:
     """``KEY=VALUE`` strings to a dict (keys with ``-`` spelt ``_``); a malformed pair or a
     key given twice is an :class:`InputError`."""

@@ -25,10 +25,11 @@ predicts, the smaller the variance. The unknown players' decisions get no term.
 
 Interfaces
 ----------
-* :class:`ExposesStrategy`: an agent that can say, at any history of the current hand, the
-  probability of each action it would take there *with the private information of that
-  history* (not necessarily its own). The blueprint and baseline hold'em agents implement
-  it; the core's policy and search agents get it from :mod:`gamesolve.evaluate.exposure`.
+* :class:`~gamesolve.evaluate.exposure.ExposesStrategy`: an agent that can say, at any history
+  of the current hand, the probability of each action it would take there *with the private
+  information of that history* (not necessarily its own). The blueprint and baseline hold'em
+  agents implement it; the core's policy and search agents get it from
+  :mod:`gamesolve.evaluate.exposure`, where the protocol is defined.
 * :class:`ValueFunction`: ``v`` over histories, through a cursor that follows a history.
   :class:`TreeValues` gives the exact expected values of a fixed profile (the agent's own
   strategy in self-play, say) on an explicit tree.
@@ -40,39 +41,19 @@ Interfaces
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import attrs
 import numpy as np
 
+from gamesolve.evaluate.exposure import ExposesStrategy, exposure_of
 from gamesolve.game.explicit_tree import ExplicitTree
 from gamesolve.game.state import CHANCE, Game, State
 
 
 class AivatError(ValueError):
     """The estimate cannot be computed (an agent's exposed strategy contradicts its play...)."""
-
-
-@runtime_checkable
-class ExposesStrategy(Protocol):
-    """An agent whose play is a known behaviour strategy, over its whole range.
-
-    ``action_probabilities(state, seat, path)`` returns ``{action: probability}`` of what the
-    agent, sitting in ``seat`` in the hand it is playing now, would choose at ``state`` if
-    it held the private information ``state`` gives that seat. ``path`` lists the
-    ``(state, action)`` transitions from the root to ``state`` of that hypothetical hand
-    (agents whose strategy depends on the hand so far, such as real-time search, replay it;
-    memoryless agents ignore it). An agent whose exposure is only a model of its play sets
-    ``strategy_is_exact = False``: local best response may use it, AIVAT does not. Otherwise it
-    must be the distribution the agent samples from in
-    :meth:`~gamesolve.agents.Agent.act` (given this hand's own random choices made so far,
-    such as a randomised translation of an opponent's bet), must not change the agent's state
-    or consume its random numbers, and may be asked after the hand ended, before the next
-    ``new_hand``.
-    """
-
-    def action_probabilities(self, state: State, seat: int, path: Sequence[tuple[State, int]]) -> Mapping[int, float]: ...
 
 
 class ValueFunction(Protocol):
@@ -236,8 +217,6 @@ def estimator_for(game: Game, agent, plugins=None, opponents: Sequence = (), val
         found = plugins.hook.gamesolve_aivat_estimator(game=game, agent=agent, opponents=list(opponents), values=values)
         if found is not None:
             return found
-    from gamesolve.evaluate.exposure import exposure_of
-
     exposure = exposure_of(agent)
     if exposure is None or getattr(exposure, "reference_policy", None) is None:
         return None

@@ -1,4 +1,5 @@
-"""Strategy exposure (:class:`gamesolve.evaluate.aivat.ExposesStrategy`) for the core's agents.
+"""Strategy exposure: the :class:`ExposesStrategy` protocol (what AIVAT and local best response
+need of a known agent), and adapters that give it to the core's agents.
 
 The policy and search agents live in :mod:`gamesolve.search.player`; their exposure is read
 from outside, through their public attributes, so the search package stays unaware of AIVAT:
@@ -15,11 +16,33 @@ Agents of plugins expose themselves by implementing the protocol directly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from gamesolve.game.state import State
+
+
+@runtime_checkable
+class ExposesStrategy(Protocol):
+    """An agent whose play is a known behaviour strategy, over its whole range.
+
+    ``action_probabilities(state, seat, path)`` returns ``{action: probability}`` of what the
+    agent, sitting in ``seat`` in the hand it is playing now, would choose at ``state`` if
+    it held the private information ``state`` gives that seat. ``path`` lists the
+    ``(state, action)`` transitions from the root to ``state`` of that hypothetical hand
+    (agents whose strategy depends on the hand so far, such as real-time search, replay it;
+    memoryless agents ignore it). An agent whose exposure is only a model of its play sets
+    ``strategy_is_exact = False``: local best response may use it, AIVAT does not. Otherwise it
+    must be the distribution the agent samples from in
+    :meth:`~gamesolve.agents.Agent.act` (given this hand's own random choices made so far,
+    such as a randomised translation of an opponent's bet), must not change the agent's state
+    or consume its random numbers, and may be asked after the hand ended, before the next
+    ``new_hand``.
+    """
+
+    def action_probabilities(self, state: State, seat: int, path: Sequence[tuple[State, int]]) -> Mapping[int, float]: ...
 
 
 class PolicyExposure:
@@ -54,7 +77,6 @@ class SearchExposure:
 def exposure_of(agent):
     """The agent's strategy exposure: itself if it implements the protocol, an adapter for
     the core's policy and search agents, else None."""
-    from gamesolve.evaluate.aivat import ExposesStrategy
     from gamesolve.search.player import PolicyPlayer, SearchPlayer
 
     if isinstance(agent, SearchPlayer):

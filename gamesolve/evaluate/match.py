@@ -36,7 +36,7 @@ import math
 import multiprocessing
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -265,8 +265,7 @@ def play_match(
     aivat: bool = False,
     aivat_values: str | None = None,
     plugins=None,
-    ray: str | None = None,
-    spec=None,
+    remote: Callable[[int, int, Any], list] | None = None,
 ) -> MatchResult:
     """Play at least ``hands`` hands (whole duplicate deals) between ``agents``, one per seat.
 
@@ -277,9 +276,10 @@ def play_match(
     :param workers: processes to play the deals in (forked copies of the agents). The result
         equals the single-process one when every agent reseeds per hand (see
         :class:`gamesolve.agents.Agent`).
-    :param ray: play on the Ray cluster at this address (or ``local``) with ``workers``
-        workers, each rebuilding the table from ``spec``
-        (:class:`gamesolve.evaluate.match_ray.TableSpec`); the same result again.
+    :param remote: play the deals elsewhere, with ``workers`` workers:
+        ``remote(n_deals, workers, progress)`` returns the played deal ranges in deal order
+        (:meth:`Table.play_deals`' results), e.g. a Ray cluster's
+        (:func:`gamesolve.evaluate.match_ray.ray_runner`); the same result again.
     :param aivat: also report AIVAT-corrected win rates for the agents that expose their
         strategy (:mod:`gamesolve.evaluate.aivat`), and, in a zero-sum game, for the one agent
         that does not when all the others do (minus the sum of their estimates); ``plugins`` (the plugin manager) lets a
@@ -306,11 +306,9 @@ def play_match(
         estimators = aivat_estimators(game, agents, plugins, aivat_values)
         if not any(estimators):
             raise MatchError("--aivat: no agent of this match exposes its strategy (policy, search, blueprint agents do)")
-    table = _Table(game, list(agents), names, seed, keep_hands, estimators)
-    if ray is not None:
-        from gamesolve.evaluate.match_ray import play_on_ray
-
-        played = play_on_ray(spec, n_deals, int(workers), ray, progress)
+    table = Table(game, list(agents), names, seed, keep_hands, estimators)
+    if remote is not None:
+        played = remote(n_deals, int(workers), progress)
     elif workers == 1:
         played = []
         for deal in range(n_deals):
@@ -363,7 +361,7 @@ def _complement_agent(game: Game, estimators, per_deal: Sequence[Sequence[float]
 
 
 @attrs.frozen(eq=False)
-class _Table:
+class Table:
     """The agents of a match at one table; plays ranges of deals."""
 
     game: Game
@@ -422,14 +420,14 @@ class _Table:
         return per_deal, deal_totals, records, corrected, decisions
 
 
-_FORKED_TABLE: _Table | None = None  # the table a forked worker plays at (inherited, not sent)
+_FORKED_TABLE: Table | None = None  # the table a forked worker plays at (inherited, not sent)
 
 
 def _worker_play(bounds: tuple[int, int]):
     return _FORKED_TABLE.play_deals(*bounds)
 
 
-def _play_in_workers(table: _Table, n_deals: int, workers: int, progress) -> list:
+def _play_in_workers(table: Table, n_deals: int, workers: int, progress) -> list:
     """Deal ranges played by ``workers`` forked processes, results in deal order."""
     global _FORKED_TABLE
     if "fork" not in multiprocessing.get_all_start_methods():

@@ -27,7 +27,7 @@ class TableSpec:
 
 def build_table(spec: TableSpec):
     """The match table of ``spec``, with its agents built as the command builds them."""
-    from gamesolve.evaluate.match import _Table, make_agents
+    from gamesolve.evaluate.match import Table, make_agents
     from gamesolve.ray_cluster import worker_game
 
     host, game = worker_game(spec.game, spec.params, spec.plugins_dirs)
@@ -37,7 +37,7 @@ def build_table(spec: TableSpec):
         from gamesolve.evaluate.aivat import aivat_estimators
 
         estimators = aivat_estimators(game, agents, host.pm, spec.aivat_values)
-    return _Table(game, list(agents), names, spec.seed, spec.keep_hands, estimators)
+    return Table(game, list(agents), names, spec.seed, spec.keep_hands, estimators)
 
 
 class MatchWorker:
@@ -67,3 +67,13 @@ def play_on_ray(spec: TableSpec, n_deals: int, workers: int, address: str, progr
         if progress is not None:
             progress.advance(len(part[0]) * len(spec.agents))
     return played
+
+
+def ray_runner(spec: TableSpec, address: str):
+    """The ``remote`` of :func:`gamesolve.evaluate.match.play_match` that plays its deals on the
+    Ray cluster at ``address`` (or ``local``), each worker rebuilding the table from ``spec``."""
+
+    def run(n_deals: int, workers: int, progress=None) -> list:
+        return play_on_ray(spec, n_deals, workers, address, progress)
+
+    return run

@@ -13,7 +13,7 @@ the player put in on the subgame's line (the terminal's ``payoff[n, p]``): the s
 proportions of the pot, scaled to the subgame's pot.
 
 A rollout is deterministic given the deal: the continuation strategies are stored as one
-action per information set (:mod:`gamesolve.solve.continuation`, bit-packed), the deal carries
+action per information set (:mod:`gamesolve.game.continuation`, bit-packed), the deal carries
 each player's private state in every round of the continuation game (``cont[i, q, r]``, by the
 continuation game's player numbering) and contest strengths (``cont_strength[i, q]``), and
 ``player_of[q]`` maps that numbering to the subgame's players. Sampling the deal is the only

@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 
 from gamesolve.cli_params import POSITIVE_FLOAT
+from gamesolve.errors import InputError
+from gamesolve.plugins import HOST_KEY
 
 KINDS = ("auto", "exploitability", "training", "match", "strategy")
 
@@ -29,7 +31,6 @@ def plot_command(ctx, inputs, out, kind, openspiel_algo, openspiel_seconds, titl
     """Plot training curves (exploitability vs time and iterations, or hold'em training
     progress) of solve stores, match results with confidence intervals, or a blueprint's
     strategy chart."""
-    from gamesolve.cli import InputError, host_from
     from gamesolve.plot import sources as S
 
     suffix = out.suffix.lower()
@@ -44,7 +45,7 @@ def plot_command(ctx, inputs, out, kind, openspiel_algo, openspiel_seconds, titl
         if kind == "match":
             figure = S.match_figure([(S.nice_label(p), S.read_match_json(p)) for p in inputs])
         elif kind == "strategy":
-            figure = _strategy_figure(host_from(ctx), inputs)
+            figure = _strategy_figure(ctx.meta[HOST_KEY](), inputs)
         else:
             if any(p.is_file() for p in inputs):
                 raise InputError("mix of files and stores: plot match results (files) and stores separately")
@@ -74,8 +75,6 @@ def plot_command(ctx, inputs, out, kind, openspiel_algo, openspiel_seconds, titl
 
 
 def _strategy_figure(host, inputs):
-    from gamesolve.cli import InputError
-
     if len(inputs) != 1:
         raise InputError("a strategy chart takes one store")
     figure = host.pm.hook.gamesolve_strategy_chart(path=inputs[0])
@@ -85,7 +84,6 @@ def _strategy_figure(host, inputs):
 
 
 def _openspiel(stores, algo: str, seconds: float):
-    from gamesolve.cli import InputError
     from gamesolve.plot.openspiel_curve import openspiel_curve
     from gamesolve.progress import BarProgress
 

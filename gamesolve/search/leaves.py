@@ -23,12 +23,12 @@ from typing import Protocol
 import numpy as np
 from numba import njit
 
+from gamesolve.game.continuation import continuation_names
 from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame, chance_paths, subtree_ends
 from gamesolve.game.terminals import terminal_value
 from gamesolve.rng import splitmix, stream
 from gamesolve.solve.mccfr_kernels import DealArrays, chance_child
 from gamesolve.search.policy import Policy, policy_rows
-from gamesolve.solve.continuation import continuation_names
 
 
 class ContinuationStrategies:

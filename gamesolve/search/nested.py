@@ -37,6 +37,7 @@ from collections.abc import Mapping
 import attrs
 import numpy as np
 
+from gamesolve.game.continuation import MAX_CONTINUATIONS
 from gamesolve.game.factored import CHANCE as CHANCE_NODE
 from gamesolve.game.factored import FactoredGame, FormError
 from gamesolve.game.state import CHANCE, Game, State
@@ -47,7 +48,6 @@ from gamesolve.search.policy import Policy
 from gamesolve.search.solve import MCCFRSubgameSolver, SearchResult, SizeDependentSolver, SubgameSolver, VectorSubgameSolver
 from gamesolve.search.subgame import DepthLimit, SubgameSpec, build_subgame
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
-from gamesolve.solve.continuation import MAX_CONTINUATIONS
 
 
 @attrs.frozen

@@ -16,9 +16,9 @@ from typing import Any
 import attrs
 import numpy as np
 
-from gamesolve.cli_params import parse_boolean
 from gamesolve.game.factored import DECISION, FactoredGame
 from gamesolve.game.rollout import no_rollout
+from gamesolve.options import parse_boolean
 from gamesolve.rng import mix
 from gamesolve.solve import mccfr_kernels as K
 from gamesolve.solve.rows import explicit_slots

@@ -17,13 +17,13 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from gamesolve.cli_params import parse_boolean
 from gamesolve.errors import UserError
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, FactoredGame, FormError, subtree_ends
 from gamesolve.game.removal import Removal, fixed_cfv, item_removal, no_removal
 from gamesolve.game.removal_multi import check_pair_items, prefix_sweep
 from gamesolve.game.symmetry import has_twins, invariant, no_symmetry, restrict
 from gamesolve.game.terminals import empty_terminal_deals, terminal_deals
+from gamesolve.options import parse_boolean
 from gamesolve.solve import vcfr_kernels as K
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
 from gamesolve.solve.rows import explicit_slots

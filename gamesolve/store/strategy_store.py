@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from gamesolve.game import continuation as C
 from gamesolve.game.factored import FactoredGame
 from gamesolve.provenance import code_attributes
-from gamesolve.solve import continuation as C
 from gamesolve.store.zarr_io import ChunkedReader, StoreError, atomic_group, open_group, write_array
 
 FORMAT = "gamesolve.strategy/2"

@@ -4,8 +4,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamesolve.game import continuation as C
 from gamesolve.game.poker_form import FOLD, RAISE
-from gamesolve.solve import continuation as C
 from gamesolve_leduc import LeducGame
 from gamesolve_leduc.poker_form import leduc_form
 

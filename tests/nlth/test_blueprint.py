@@ -10,8 +10,8 @@ import time
 import numpy as np
 import pytest
 
+from gamesolve.game import continuation as C
 from gamesolve.game.poker_form import FOLD
-from gamesolve.solve import continuation as C
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store.strategy_store import StrategyStore
 

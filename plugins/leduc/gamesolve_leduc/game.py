@@ -17,14 +17,14 @@ ACTION_NAMES = ("fold", "call", "raise")
 ANTE = 1
 RAISE_AMOUNTS = (2, 4)
 MAX_RAISES = 2
+BUCKETINGS = ("rank", "card", "coarse")
+"""The card abstractions of the ``abstraction`` parameter (poker_form.py says what each keeps)."""
 
 
 class LeducGame(Game):
     name = "leduc"
 
     def __init__(self, players: int = 2, abstraction: str = "rank"):
-        from gamesolve_leduc.poker_form import BUCKETINGS
-
         if abstraction not in BUCKETINGS:
             from gamesolve.game import ParameterError
 

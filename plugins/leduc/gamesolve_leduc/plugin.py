@@ -2,8 +2,8 @@
 
 from gamesolve import hookimpl
 from gamesolve.game import GameSpec, Parameter
-from gamesolve_leduc.game import LeducGame
-from gamesolve_leduc.poker_form import BUCKETINGS, leduc_form
+from gamesolve_leduc.game import BUCKETINGS, LeducGame
+from gamesolve_leduc.poker_form import leduc_form
 
 
 @hookimpl

@@ -26,9 +26,7 @@ from gamesolve.game.poker_form import (
     CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASSES, RAISE, SHOWDOWN, PublicNodeInfo,
     build_poker_form,
 )  # fmt: skip
-from gamesolve_leduc.game import RAISE_AMOUNTS, LeducGame, LeducState
-
-BUCKETINGS = ("rank", "card", "coarse")
+from gamesolve_leduc.game import BUCKETINGS, RAISE_AMOUNTS, LeducGame, LeducState
 
 
 def describe(state: LeducState) -> PublicNodeInfo:

@@ -230,7 +230,7 @@ class BlueprintAgent(Agent):
     # -- the strategy, exposed (AIVAT and local best response) ------------------------------
     def action_probabilities(self, state: NLTHState, seat: int, path=()) -> dict[int, float]:
         """``{real action: probability}`` at ``state`` for the hole cards it gives ``seat``
-        (:class:`gamesolve.evaluate.aivat.ExposesStrategy`)."""
+        (:class:`gamesolve.evaluate.exposure.ExposesStrategy`)."""
         actions, probs = self._range(state, seat, np.asarray([state.hole_cards(seat)], dtype=np.int64))
         return {a: float(p) for a, p in zip(actions, probs[0]) if p > 0}
 

@@ -32,9 +32,9 @@ from collections.abc import Mapping
 import attrs
 import numpy as np
 
-from gamesolve.cli_params import parse_boolean
 from gamesolve.game.factored import DECISION
 from gamesolve.game.poker_form import RAISE
+from gamesolve.options import parse_boolean
 from gamesolve.search.beliefs import ItemRanges
 from gamesolve.search.domain import RangeSubgame, SampledChance
 from gamesolve.search.range_agent import RangeSearchAgent
