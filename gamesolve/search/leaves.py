@@ -265,7 +265,7 @@ class SampledLeafValues(_LeafValues):
 @njit(cache=True)
 def _packed_action(packed, k, bits, info):
     """Continuation ``k``'s action index at information set ``info`` (bit layout of
-    :func:`gamesolve.solve.continuation.pack`)."""
+    :func:`gamesolve.game.continuation.pack`)."""
     value = 0
     for j in range(bits):
         g = info * bits + j
