@@ -18,3 +18,19 @@ def parse_boolean(raw: Any, what: str) -> bool:
     if text in ("0", "false", "no", "off"):
         return False
     raise ValueError(f"{what} expects true or false, got {raw!r}")
+
+
+def typed_options(options: dict[str, Any], known: dict[str, Any], what: str = "search option",
+                  known_names: str | None = None) -> dict[str, Any]:  # fmt: skip
+    """``{key: text}`` options converted by ``known`` (key -> a function of the text);
+    :class:`ValueError` naming an unknown key (listing ``known_names``, by default ``known``'s
+    keys) or a value its function refuses."""
+    values = {}
+    for key, raw in options.items():
+        if key not in known:
+            raise ValueError(f"unknown {what} {key!r} (known: {known_names or ', '.join(known)})")
+        try:
+            values[key] = known[key](str(raw))
+        except ValueError:
+            raise ValueError(f"search option {key}={raw!r} is not valid") from None
+    return values

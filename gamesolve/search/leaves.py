@@ -198,20 +198,42 @@ def _sampled(lo, tree, term, deals, rows, row_offset, combos, rollouts, seed, ou
                     node = tree.child_list[c0 + choice]
 
 
-class _LeafValues:
-    """Shared by the exact and sampled evaluators: the form's arrays, a cache per leaf."""
+class _CachedLeaves:
+    """:meth:`LeafEvaluator.values` computed once per leaf and joint choosers
+    (``_compute(leaf, combos, out)``), the most recent ``KEPT`` kept (None: all)."""
 
-    def __init__(self, continuations: ContinuationStrategies):
-        self.continuations = continuations
-        self.k = continuations.k
-        form = continuations.form
+    KEPT: int | None = None
+
+    def __init__(self, form: FactoredGame, k: int):
         self.form = form
+        self.k = k
         self._tree = form.tree_arrays()
         self._terminals = form.terminal_arrays()  # TABLE payoffs deal-major, as terminal_value reads them
-        self._ends = subtree_ends(form)
-        self._paths = chance_paths(form)
         self._cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
         self.leaves_evaluated = 0
+
+    def values(self, leaf: int, choosers: list[int]) -> np.ndarray:
+        key = (int(leaf), tuple(choosers))
+        out = self._cache.get(key)
+        if out is None:
+            self.leaves_evaluated += 1
+            combos = joint_choices(self.k, choosers, self.form.num_players)
+            out = np.zeros((len(combos), self.form.deals.listed.count, self.form.num_players))
+            self._compute(int(leaf), combos, out)
+            while self.KEPT is not None and len(self._cache) >= self.KEPT:
+                del self._cache[next(iter(self._cache))]
+            self._cache[key] = out
+        return out
+
+
+class _LeafValues(_CachedLeaves):
+    """Shared by the exact and sampled evaluators: the continuation strategies' rows."""
+
+    def __init__(self, continuations: ContinuationStrategies):
+        super().__init__(continuations.form, continuations.k)
+        self.continuations = continuations
+        self._ends = subtree_ends(self.form)
+        self._paths = chance_paths(self.form)
 
     def _deals(self, leaf: int) -> DealArrays:
         """The listed deals, those inconsistent with the leaf's public chance marked -1."""
@@ -223,22 +245,12 @@ class _LeafValues:
         index[consistent] = consistent
         return DealArrays(listed.private, listed.public, listed.strength, index, np.zeros((0, 0, 0), np.int32), np.zeros((0, 0), np.int32))
 
-    def values(self, leaf: int, choosers: list[int]) -> np.ndarray:
-        key = (int(leaf), tuple(choosers))
-        out = self._cache.get(key)
-        if out is None:
-            self.leaves_evaluated += 1
-            combos = joint_choices(self.k, choosers, self.form.num_players)
-            out = np.zeros((len(combos), self.form.deals.listed.count, self.form.num_players))
-            self._compute(int(leaf), self._deals(int(leaf)), combos, out)
-            self._cache[key] = out
-        return out
-
 
 class ExactLeafValues(_LeafValues):
     """Exact leaf values: the rest of the game, walked with every player's continuations."""
 
-    def _compute(self, leaf, deals, combos, out):
+    def _compute(self, leaf, combos, out):
+        deals = self._deals(leaf)
         hi = int(self._ends[leaf])
         scratch = np.zeros((hi - leaf, self.form.num_players))
         c = self.continuations
@@ -256,9 +268,9 @@ class SampledLeafValues(_LeafValues):
         self.rollouts = rollouts
         self.seed = seed
 
-    def _compute(self, leaf, deals, combos, out):
+    def _compute(self, leaf, combos, out):
         c = self.continuations
-        _sampled(leaf, self._tree, self._terminals, deals, c.rows, c.row_offset, combos, self.rollouts, np.uint64(self.seed), out)
+        _sampled(leaf, self._tree, self._terminals, self._deals(leaf), c.rows, c.row_offset, combos, self.rollouts, np.uint64(self.seed), out)
 
 
 
@@ -293,7 +305,7 @@ def _stored(lo, tree, term, deals, infoset_start, packed, bits, combos, out):
                 out[c, d, p] = terminal_value(term, node, p, deals.strength, deals.index, d)
 
 
-class StoredLeafValues:
+class StoredLeafValues(_CachedLeaves):
     """Leaf values of a blueprint in a strategy store, on the form it was trained on, for
     forms too large to hold every continuation strategy's probabilities
     (:class:`ContinuationStrategies`: Liar's Dice 2x6 has 700 million rows): the store's
@@ -307,8 +319,7 @@ class StoredLeafValues:
             raise ValueError(f"k must be between 1 and {len(names)} for {form.game_name} (strategies: {', '.join(names)})")
         if (form.node_kind == CHANCE).any():
             raise ValueError(f"{form.game_name}: stored continuation leaves need a form without public chance")
-        self.form = form
-        self.k = k
+        super().__init__(form, k)
         self.names = names[:k]
         self._bits = int(store.attrs["continuation_bits"])
         groups = [store.continuation_array(i) for i in range(k)]
@@ -316,26 +327,12 @@ class StoredLeafValues:
         for i, g in enumerate(groups):
             self._packed[i, : len(g)] = g
         self._infoset_start = np.asarray(store.infoset_start, dtype=np.int64)
-        self._tree = form.tree_arrays()
-        self._terminals = form.terminal_arrays()
         listed = form.deals.listed
         self._deals = DealArrays(listed.private, listed.public, listed.strength, np.arange(listed.count, dtype=np.int64),
                                  np.zeros((0, 0, 0), np.int32), np.zeros((0, 0), np.int32))  # fmt: skip
-        self._cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
-        self.leaves_evaluated = 0
-
-    def values(self, leaf: int, choosers: list[int]) -> np.ndarray:
-        key = (int(leaf), tuple(choosers))
-        out = self._cache.get(key)
-        if out is None:
-            self.leaves_evaluated += 1
-            combos = joint_choices(self.k, choosers, self.form.num_players)
-            out = np.zeros((len(combos), self.form.deals.listed.count, self.form.num_players))
-            _stored(int(leaf), self._tree, self._terminals, self._deals, self._infoset_start, self._packed, self._bits, combos, out)
-            while len(self._cache) >= self.KEPT:
-                del self._cache[next(iter(self._cache))]
-            self._cache[key] = out
-        return out
 
     KEPT = 4096
     """Leaves whose values are kept (Liar's Dice 2x6, k = 4: 110 kB each)."""
+
+    def _compute(self, leaf, combos, out):
+        _stored(leaf, self._tree, self._terminals, self._deals, self._infoset_start, self._packed, self._bits, combos, out)

@@ -41,6 +41,7 @@ from gamesolve.game.continuation import MAX_CONTINUATIONS
 from gamesolve.game.factored import CHANCE as CHANCE_NODE
 from gamesolve.game.factored import FactoredGame, FormError
 from gamesolve.game.state import CHANCE, Game, State
+from gamesolve.options import typed_options
 from gamesolve.search.abstraction import ActionAbstraction, AllActions
 from gamesolve.search.beliefs import PublicBeliefState, RangeBeliefs
 from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, LeafEvaluator, SampledLeafValues
@@ -105,14 +106,7 @@ class SearchConfig:
             "sampling_above": int, "mccfr_iterations": int, "rollouts": int, "beliefs": str, "seed": int,
             "seconds": float,
         }  # fmt: skip
-        values = {}
-        for key, raw in options.items():
-            if key not in known:
-                raise ValueError(f"unknown search option {key!r} (known: {', '.join(known)})")
-            try:
-                values[key] = known[key](str(raw))
-            except ValueError:
-                raise ValueError(f"search option {key}={raw!r} is not valid") from None
+        values = typed_options(options, known)
         for key in ("k", "iterations", "mccfr_iterations", "rollouts"):
             if key in values and values[key] < 1:
                 raise ValueError(f"search option {key} must be at least 1, got {values[key]}")

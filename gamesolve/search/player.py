@@ -33,6 +33,7 @@ import numpy as np
 from gamesolve.agents import Agent, AgentSpec, hand_seed
 from gamesolve.game.state import Game, State
 from gamesolve.hookspecs import hookimpl
+from gamesolve.options import typed_options
 from gamesolve.search.form_domain import END_NODES, FormSearchDomain
 from gamesolve.search.leaves import StoredLeafValues
 from gamesolve.search.locate import FormLocator
@@ -174,14 +175,7 @@ def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, st
     (:class:`RangeSolveConfig`); ``end_nodes`` (search to the end of the game from there);
     ``depth`` (before that, subgames of this many actions whose leaves are valued by the store's
     ``k`` continuation strategies; 0, the default: the blueprint plays there)."""
-    values = {}
-    for key, raw in options.items():
-        if key not in RANGE_OPTIONS:
-            raise ValueError(f"unknown search option {key!r} for {game.describe()} (known: {', '.join(RANGE_OPTIONS)})")
-        try:
-            values[key] = RANGE_OPTIONS[key](str(raw))
-        except ValueError:
-            raise ValueError(f"search option {key}={raw!r} is not valid") from None
+    values = typed_options(options, RANGE_OPTIONS, f"search option for {game.describe()}:")
     end_nodes = values.pop("end_nodes", END_NODES)
     depth = values.pop("depth", 0) or None
     k = values.pop("k", 4)

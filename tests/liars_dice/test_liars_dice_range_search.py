@@ -161,7 +161,7 @@ def test_a_search_over_the_whole_game_solves_it(game, keyless, store):
 
 
 def test_unknown_search_options_are_named(game, keyless, store):
-    with pytest.raises(ValueError, match=r"unknown search option 'rollouts' for liars_dice.*known: seconds, iterations"):
+    with pytest.raises(ValueError, match=r"unknown search option for liars_dice.*: 'rollouts' \(known: seconds, iterations"):
         search_agent(game, keyless, store, rollouts="2")
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from gamesolve.game.factored import DECISION
 from gamesolve.game.poker_form import RAISE
-from gamesolve.options import parse_boolean
+from gamesolve.options import parse_boolean, typed_options
 from gamesolve.search.beliefs import ItemRanges
 from gamesolve.search.domain import RangeSubgame, SampledChance
 from gamesolve.search.range_agent import RangeSearchAgent
@@ -123,14 +123,7 @@ class NLTHSearchConfig:
             "multiway_raises": str, "multiway_raise_cap": int, "k": int,
             "preflop_off": int, "preflop_bets": str, "flop_memory": float, "heads_up_flop": lambda v: parse_boolean(v, "heads_up_flop"),
         }  # fmt: skip
-        values = {}
-        for key, raw in options.items():
-            if key not in known:
-                raise ValueError(f"unknown nlth search option {key!r} (known: store, preset, {', '.join(known)})")
-            try:
-                values[key] = known[key](str(raw))
-            except ValueError:
-                raise ValueError(f"search option {key}={raw!r} is not valid") from None
+        values = typed_options(options, known, "nlth search option", f"store, preset, {', '.join(known)}")
         checks = {
             "seconds": lambda v: v >= 0, "iterations": lambda v: v >= 1, "raise_cap": lambda v: v >= 0,
             "mccfr_iterations": lambda v: v >= 1, "multiway_raise_cap": lambda v: v >= 0, "k": lambda v: 1 <= v <= 4,
