@@ -10,10 +10,13 @@ lazily) and a :class:`~gamesolve.search.locate.FormLocator` that finds a history
 Where it searches: from the first public state whose rest of the game has at most
 ``end_nodes`` public nodes, the subgame to the end of the game with every action (no
 abstraction, hence never an added action), over both players' ranges at that root: vector
-CFR, the solver the core picks for that shape. Before it, the blueprint plays, and the ranges
-are carried to the root by Bayes' rule with the blueprint (Algorithm 2, lines 16-19). On a game
-whose whole tree is that small (Kuhn, Liar's Dice with one die) the first decision is the root
-and one search covers the game.
+CFR, the solver the core picks for that shape. On a game whose whole tree is that small (Kuhn,
+Liar's Dice with one die) the first decision is the root and one search covers the game.
+Before it, with ``depth``, a new root every ``depth`` actions and a subgame that deep whose
+leaves are valued by the blueprint's continuation strategies (supplement, "Depth-limited
+search"; :class:`~gamesolve.search.leaves.StoredLeafValues` for a blueprint in a strategy
+store); without, the blueprint plays. The ranges are carried from root to root by Bayes' rule
+with sigma (Algorithm 2, lines 16-19).
 
 Its private states are dealt once and kept to the end, with no public chance: what
 :class:`~gamesolve.search.beliefs.ItemRanges` carries. Forms with public chance (Leduc's board
