@@ -275,17 +275,18 @@ def subtree_ends(form: FactoredGame) -> np.ndarray:
     return _subtree_ends(form.child_start, form.child_list, form.num_nodes)
 
 
-def node_depths(form: FactoredGame) -> np.ndarray:
-    """The number of edges from the root to each node."""
-    return _node_depths(form.child_start, form.child_list, form.num_nodes)
+def round_depths(form: FactoredGame) -> np.ndarray:
+    """The actions from the start of each node's round (the root, or its last public chance
+    node) to the node."""
+    return _round_depths(form.node_kind, form.child_start, form.child_list, form.num_nodes)
 
 
 @njit(cache=True)
-def _node_depths(child_start, child_list, num_nodes):
+def _round_depths(kind, child_start, child_list, num_nodes):
     depth = np.zeros(num_nodes, dtype=np.int32)
     for node in range(num_nodes):  # parents come before their children
         for k in range(child_start[node], child_start[node + 1]):
-            depth[child_list[k]] = depth[node] + 1
+            depth[child_list[k]] = 0 if kind[node] == CHANCE else depth[node] + 1
     return depth
 
 

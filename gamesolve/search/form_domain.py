@@ -18,9 +18,10 @@ search"; :class:`~gamesolve.search.leaves.StoredLeafValues` for a blueprint in a
 store); without, the blueprint plays. The ranges are carried from root to root by Bayes' rule
 with sigma (Algorithm 2, lines 16-19).
 
-Its private states are dealt once and kept to the end, with no public chance: what
-:class:`~gamesolve.search.beliefs.ItemRanges` carries. Forms with public chance (Leduc's board
-card) are searched by :class:`~gamesolve.search.nested.SearchAgent`.
+Its private states are dealt once and kept to the end (what
+:class:`~gamesolve.search.beliefs.ItemRanges` carries); public chance may come between them
+(Leduc's board card): a round never spans it, and the subgame of a round keeps only the deals
+its public outcomes allow.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from collections.abc import Mapping
 import attrs
 import numpy as np
 
-from gamesolve.game.factored import CHANCE, FactoredGame, FormError, node_depths, subtree_ends
+from gamesolve.game.factored import CHANCE, FactoredGame, FormError, round_depths, subtree_ends
 from gamesolve.game.state import State
 from gamesolve.search.abstraction import AllActions
 from gamesolve.search.beliefs import ItemRanges
@@ -56,9 +57,10 @@ class FormSearchDomain:
 
     def __init__(self, form: FactoredGame, rows, locator: FormLocator, end_nodes: int = END_NODES, depth: int | None = None,
                  leaves: LeafEvaluator | None = None):  # fmt: skip
-        if (form.node_kind == CHANCE).any():
-            raise FormError(f"{form.game_name}: search over ranges of a form with public chance is not supported "
-                            f"(its private states change with the public cards); the core's nested search plays it")  # fmt: skip
+        chance = form.node_kind == CHANCE
+        if chance.any() and not form.has_constant_private_states():
+            raise FormError(f"{form.game_name}: search over ranges needs private states that public chance leaves as "
+                            f"they are (one reach vector per player); the core's nested search plays it")  # fmt: skip
         if end_nodes < 1:
             raise ValueError(f"end_nodes must be at least 1, got {end_nodes}")
         if depth is not None and (depth < 1 or leaves is None):
@@ -71,19 +73,28 @@ class FormSearchDomain:
         self.depth = depth
         self.leaves = leaves
         self._ends = subtree_ends(form)
-        self._depths = node_depths(form) if depth is not None else None
-        self._forms: dict[int, FactoredGame] = {}
+        # Public chance below a node (preorder: its subtree is the range node .. end - 1).
+        counts = np.concatenate([[0], np.cumsum(chance)])
+        self._chance_below = counts[self._ends] > counts[np.arange(form.num_nodes)]
+        self._depths = round_depths(form) if depth is not None else None
+        self._chance_into: dict[int, tuple[int, ...]] = {}
+        self._parent = None
+        self._forms: dict[tuple[int, int | None], FactoredGame] = {}
 
-    def _small(self, node: int) -> bool:
-        return int(self._ends[node]) - node <= self.end_nodes
+    def _to_the_end(self, node: int) -> bool:
+        """Whether the rest of the game from ``node`` is searched whole: small enough, and no
+        public chance in it (range beliefs are carried across chance from root to root)."""
+        return int(self._ends[node]) - node <= self.end_nodes and not self._chance_below[node]
 
     def round_of(self, state: State) -> int:
-        """Rounds of ``depth`` actions (one round without a depth: the blueprint's), and a last
-        one once the rest of the game is small enough to search to its end."""
+        """Rounds of ``depth`` actions within each stretch between public chance nodes (one per
+        stretch without a depth: the blueprint's), and a last one once the rest of the game is
+        searched to its end."""
         node = self.locator.node(state)
-        if self._small(node):
+        if self._to_the_end(node):
             return LAST_ROUND
-        return 0 if self.depth is None else int(self._depths[node]) // self.depth
+        within = 0 if self.depth is None else int(self._depths[node]) // self.depth
+        return int(self.form.node_level[node]) * (1 << 20) + within
 
     def public_items(self, state: State) -> tuple[int, ...]:
         return ()
@@ -96,9 +107,27 @@ class FormSearchDomain:
 
     def plan(self, root: State, seat: int, triggered: bool) -> _Subgame | None:
         node = self.locator.node(root)
-        if self._small(node):
+        if self._to_the_end(node):
             return _Subgame(self, node, None)
         return None if self.depth is None else _Subgame(self, node, self.depth)
+
+    def outcomes(self, node: int) -> tuple[int, ...]:
+        """The public chance outcomes on the way to ``node``."""
+        found = self._chance_into.get(node)
+        if found is None:
+            form = self.form
+            if self._parent is None:
+                self._parent = np.full(form.num_nodes, -1, dtype=np.int64)
+                self._parent[form.child_list] = np.repeat(np.arange(form.num_nodes), form.num_actions)
+                self._edge_into = np.zeros(form.num_nodes, dtype=np.int64)
+                self._edge_into[form.child_list] = np.arange(len(form.child_list))
+            out, at = [], node
+            while self._parent[at] >= 0:
+                if form.node_kind[self._parent[at]] == CHANCE:
+                    out.append(int(form.edge_label[self._edge_into[at]]))
+                at = int(self._parent[at])
+            found = self._chance_into[node] = tuple(reversed(out))
+        return found
 
     def triggers(self, state: State, player: int, action: int, seat: int) -> bool:
         return False
@@ -121,8 +150,8 @@ class FormSearchDomain:
         form = self._forms.pop((node, depth), None)
         if form is None:
             reach = np.ones((self.form.num_players, self.items.shape[0]))
-            limit = DepthLimit.end_of_game() if depth is None else DepthLimit(end_of_round=False, actions=depth)
-            spec = SubgameSpec(self.form, node, reach, (), AllActions(), limit, None if depth is None else self.leaves)
+            limit = DepthLimit.end_of_game() if depth is None else DepthLimit(end_of_round=True, actions=depth)
+            spec = SubgameSpec(self.form, node, reach, self.outcomes(node), AllActions(), limit, None if depth is None else self.leaves)
             form = build_subgame(spec).form
             while len(self._forms) >= self.FORMS_KEPT:
                 del self._forms[next(iter(self._forms))]
@@ -152,6 +181,8 @@ class _Subgame:
         form = self.domain.form
         deals = form.deals.listed
         weight = deals.prob.copy()
+        for level, outcome in enumerate(self.domain.outcomes(self.node)):
+            weight[deals.public[:, level] != outcome] = 0.0
         for q in range(form.num_players):
             weight *= ranges.reach[q, deals.private[:, q, form.node_round[self.node]]]
         if not weight.any():

@@ -35,10 +35,10 @@ from gamesolve.game.state import Game, State
 from gamesolve.hookspecs import hookimpl
 from gamesolve.options import typed_options
 from gamesolve.search.form_domain import END_NODES, FormSearchDomain
-from gamesolve.search.leaves import StoredLeafValues
+from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, StoredLeafValues
 from gamesolve.search.locate import FormLocator
 from gamesolve.search.nested import SearchAgent, SearchCache, SearchConfig, SearchForm
-from gamesolve.search.policy import NodePolicy, Policy, StoredPolicy, StoreRows, TabularPolicy
+from gamesolve.search.policy import KeyedRows, NodePolicy, Policy, StoredPolicy, StoreRows, TabularPolicy
 from gamesolve.search.range_agent import RangeSearchAgent
 from gamesolve.search.range_solve import RangeSolveConfig
 
@@ -157,9 +157,17 @@ def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | 
         if agent is not None:
             return agent
 
+    options = dict(options)
+    agent = options.pop("agent", "nested")
+    if agent not in ("nested", "range"):
+        raise ValueError(f"search option agent must be nested or range, got {agent!r}")
     blueprint = stored_policy(game, store, policy, plugins)
     if isinstance(blueprint, NodePolicy):  # a form too large to name its public states
         return range_search_player(game, blueprint, options, seed)
+    if agent == "range":
+        form = search_form(game, plugins).form
+        return range_search_player(game, NodePolicy(KeyedRows(form, blueprint), FormLocator(game, form)), options, seed,
+                                   keyed=blueprint)  # fmt: skip
     config = SearchConfig.from_options(options)
     return SearchPlayer(game, blueprint, search_form(game, plugins), config, seed)
 
@@ -168,13 +176,17 @@ RANGE_OPTIONS = {"seconds": float, "iterations": int, "algorithm": str, "play": 
                  "depth": int, "k": int}  # fmt: skip
 
 
-def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, str], seed: int) -> RangeSearchAgent:
+def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, str], seed: int,
+                        keyed: Policy | None = None) -> RangeSearchAgent:  # fmt: skip
     """The core's range search agent over the form ``blueprint`` is read through
     (:class:`~gamesolve.search.form_domain.FormSearchDomain`), options as the ``search:`` agent
     text gives them: ``seconds``, ``iterations``, ``algorithm``, ``play``, ``threads``
     (:class:`RangeSolveConfig`); ``end_nodes`` (search to the end of the game from there);
-    ``depth`` (before that, subgames of this many actions whose leaves are valued by the store's
-    ``k`` continuation strategies; 0, the default: the blueprint plays there)."""
+    ``depth`` (before that, subgames of this many actions whose leaves are valued by the
+    blueprint's ``k`` continuation strategies; 0, the default: the blueprint plays there).
+    ``keyed``: the blueprint as a policy read by key, where the form keeps keys (its
+    continuation strategies are then computed exactly, :class:`ExactLeafValues`); else the
+    strategy store's own continuation strategies value the leaves."""
     values = typed_options(options, RANGE_OPTIONS, f"search option for {game.describe()}:")
     end_nodes = values.pop("end_nodes", END_NODES)
     depth = values.pop("depth", 0) or None
@@ -189,7 +201,9 @@ def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, st
     if config.seconds < 0:
         raise ValueError(f"search option seconds must be at least 0, got {config.seconds}")
     form = blueprint.locator.form
-    leaves = StoredLeafValues(form, blueprint.rows.store, k) if depth is not None else None
+    leaves = None
+    if depth is not None:
+        leaves = StoredLeafValues(form, blueprint.rows.store, k) if keyed is None else ExactLeafValues(ContinuationStrategies(form, keyed, k))
     domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, end_nodes, depth, leaves)
     return RangeSearchAgent(game, PolicyPlayer(blueprint, seed), domain, config, seed)
 

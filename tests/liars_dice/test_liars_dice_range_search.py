@@ -220,12 +220,16 @@ def test_a_kept_solve_plays_what_solving_again_would(game, keyless, store, monke
     assert 0 < kept_solves < len(solves) - kept_solves
 
 
-def test_a_form_with_public_chance_is_refused_with_its_reason():
+def test_a_form_whose_private_states_change_at_public_chance_is_refused_with_its_reason():
+    import attrs
+
     from gamesolve.game.factored_compiler import compile_factored
     from gamesolve_leduc import LeducGame
 
-    with pytest.raises(FormError, match="leduc: search over ranges of a form with public chance is not supported"):
-        FormSearchDomain(compile_factored(LeducGame(2)), rows=None, locator=None)
+    leduc = compile_factored(LeducGame(2))
+    changing = attrs.evolve(leduc, num_private=np.array([6, 7], dtype=np.int32))  # a seventh state after the board
+    with pytest.raises(FormError, match="leduc: search over ranges needs private states that public chance leaves as they are"):
+        FormSearchDomain(changing, rows=None, locator=None)
 
 
 def test_stored_leaf_values_follow_the_stores_continuation_strategies(keyed, store):

@@ -111,3 +111,18 @@ def test_search_reads_a_blueprint_strategy_store_through_the_form_it_was_trained
     assert policy.action_probs("4:1:cc|", n) == pytest.approx(expected, abs=1e-4)
     (agent,), _ = make_agents(plugins.agents, game, [f"search:store={tmp_path / 'bp'}:iterations=50"], 0, plugins=plugins.pm)
     assert agent.config.iterations == 50
+
+
+def test_the_range_agent_beats_its_blueprint_on_leduc(plugins, leduc, blueprint_store):
+    """`agent=range`: the core's range search agent (gamesolve/search/form_domain.py) on a game
+    with public chance between its rounds: depth-limited first-round subgames with exact
+    continuation leaves, the second round to the end."""
+    text = f"search:store={blueprint_store}:agent=range:seconds=0:iterations=200:play=average:depth=4"
+    search, _ = leduc_match(plugins, leduc, [text, f"policy:store={blueprint_store}"], 3000, seed=1).agents
+    assert search.win_rate > 0 and search.p_value < 0.01
+    assert search.latency["searched"]["decisions"] > 0
+
+
+def test_an_unknown_search_agent_is_named(plugins, leduc, blueprint_store):
+    with pytest.raises(MatchError, match="search option agent must be nested or range, got 'other'"):
+        make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:agent=other"], 0, plugins=plugins.pm)
