@@ -432,8 +432,12 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
             lines.append(f"algorithm   {result['algo']}, {total:,} iterations in {result.get('seconds') or 0:.2f} s")
     if "search" in result:
         s = result["search"]
-        lines.append(f"search      k={s['k']}, leaves at {s['depth']}, {s['iterations']:,} {s['algorithm']} iterations per search, "
-                     f"plays the {s['play']} strategy; {s['searches']:,} searches in {s['seconds']:.1f} s")
+        if s.get("agent") == "range":
+            settings = ", ".join(f"{k}={v}" for k, v in s.items() if k not in ("agent", "seconds"))
+            lines.append(f"search      the range agent ({settings or 'its defaults'}), composed in {s['seconds']:.1f} s")
+        else:
+            lines.append(f"search      k={s['k']}, leaves at {s['depth']}, {s['iterations']:,} {s['algorithm']} iterations per search, "
+                         f"plays the {s['play']} strategy; {s['searches']:,} searches in {s['seconds']:.1f} s")
     if "nash_conv" in result:
         lines.append(f"NashConv    {result['nash_conv']:.6g}")
         lines.append(f"exploitability {result['exploitability']:.6g}  (NashConv / players)")
@@ -563,6 +567,9 @@ def _training_exploitability(host, game_name, given, players, store_path, policy
         if not (store_path / "blueprint").is_dir():
             raise InputError(f"{store_path} holds no blueprint strategy store for --search to play over")
         config = _search_config(search_options)
+        if isinstance(config, dict):
+            raise InputError("-s agent=range is composed on an explicit tree: give --search a policy store "
+                             "(`gamesolve solve --out` of a game that small writes one)")  # fmt: skip
     meta = ckpt.read_meta(store_path)
     if meta["game"] != game_name:
         raise InputError(f"{store_path} holds a run of {meta['game']}, not {game_name}")
@@ -634,7 +641,15 @@ def _search_config(search_options: tuple[str, ...]):
     from gamesolve.search import SearchConfig
 
     try:
-        return SearchConfig.from_options(_finite(parse_params(search_options, "--search-option"), "--search-option"))
+        options = _finite(parse_params(search_options, "--search-option"), "--search-option")
+        agent = options.pop("agent", "nested")
+        if agent == "range":  # the range agent's options are checked where it is built, against the game
+            if float(options.get("seconds", 0)) != 0:
+                raise ValueError("-s agent=range composes the agent's strategy exactly: it takes no time budget (seconds=0)")
+            return options
+        if agent != "nested":
+            raise ValueError(f"search option agent must be nested or range, got {agent!r}")
+        return SearchConfig.from_options(options)
     except (ValueError, TypeError, OverflowError) as exc:
         raise InputError(one_line(exc)) from None
 
@@ -669,6 +684,8 @@ def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, 
     blueprint = TabularPolicy.from_slots(tree, blueprint_slots)
     progress.start(None, "nodes", f"factoring {game.describe()} for search")
     form = SearchForm(compile_factored(game, on_nodes=progress.advance))
+    if isinstance(config, dict):  # -s agent=range
+        return _range_search_policy(game, tree, blueprint, form.form, config, progress)
     cache = SearchCache()
     progress.start(tree.num_infosets, "infosets", f"search agent (k={config.k}, leaves at {config.depth})")
     started = time.perf_counter()
@@ -677,6 +694,23 @@ def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, 
         on_infoset=lambda: progress.advance(1, searches=f"{cache.solves:,}"),
     )
     return slots, {"search": _search_report(config, cache, started)}
+
+
+def _range_search_policy(game, tree, blueprint, form, options, progress) -> tuple[Any, dict[str, Any]]:
+    """``-s agent=range``: the core's range search agent (one per seat, over the game's
+    lossless form) composed on the explicit tree, and what to report of it."""
+    from gamesolve.search.compose import RangeSeat, compose_agent_policy
+    from gamesolve.search.locate import FormLocator
+    from gamesolve.search.player import range_search_player
+    from gamesolve.search.policy import KeyedRows, NodePolicy
+
+    budgetless = {**options, "seconds": "0"}  # composing is exact only without a time budget
+    agents = [range_search_player(game, NodePolicy(KeyedRows(form, blueprint), FormLocator(game, form)), budgetless, 0,
+                                  keyed=blueprint) for _ in range(game.num_players)]  # fmt: skip
+    progress.start(tree.num_infosets, "infosets", "range search agent")
+    started = time.perf_counter()
+    slots = compose_agent_policy(game, tree, lambda seat: RangeSeat(agents[seat], seat), on_infoset=lambda: progress.advance(1))
+    return slots, {"search": {"agent": "range", **options, "seconds": time.perf_counter() - started}}
 
 
 @cli.command()

@@ -63,6 +63,28 @@ def _seat_decisions(game: Game, seat: int, agent: SearchAgent,
                 stack.append((child, known[1], known[0]))
 
 
+class RangeSeat:
+    """A :class:`~gamesolve.search.range_agent.RangeSearchAgent` in ``seat``, driven as the
+    composing walk drives a :class:`SearchAgent` (``new_hand()``, ``fork``, ``observe``,
+    ``policy``)."""
+
+    def __init__(self, agent, seat: int):
+        self.agent = agent
+        self.seat = seat
+
+    def new_hand(self) -> None:
+        self.agent.new_hand(self.seat, 0)
+
+    def fork(self) -> RangeSeat:
+        return RangeSeat(self.agent.fork(), self.seat)
+
+    def observe(self, state: State, action: int) -> None:
+        self.agent.observe(state, action)
+
+    def policy(self, state: State) -> dict[int, float]:
+        return self.agent.policy(state)
+
+
 def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[int], SearchAgent],
                          on_infoset: Callable[[], None] | None = None) -> np.ndarray:
     """Slot-indexed policy: at each information set of seat ``p``, the distribution

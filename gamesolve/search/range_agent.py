@@ -338,23 +338,55 @@ class RangeSearchAgent(Agent):
         actions, rows = exposed
         return actions, rows[self.domain.private_indices(privates)]
 
+    def fork(self) -> RangeSearchAgent:
+        """A copy that goes on from here on its own (beliefs, the round's solve, added actions,
+        frozen rows, random numbers); the kept solves are shared."""
+        other = copy.copy(self)
+        other.rng = _copy_rng(self.rng)
+        other.decisions, other.actions, other.dealt = list(self.decisions), list(self.actions), list(self.dealt)
+        other.added = {path: set(labels) for path, labels in self.added.items()}
+        other.frozen, other._played, other._probes, other._deadline = dict(self.frozen), {}, {}, None
+        return other
+
+    def policy(self, state: State) -> dict[int, float]:
+        """``{real action: probability}`` that :meth:`act` samples from at ``state`` for the
+        private state the agent holds, its row there frozen as :meth:`act` freezes it; the
+        blueprint's where it plays. The walk that composes the agent's whole strategy for an
+        exact best response asks this, then forks the agent (``seconds=0``: no time budget)."""
+        mine = self.domain.private_index(state, self.seat)
+        found = self._strategy(state) if self.plan is not None else None
+        if found is None:
+            return {int(a): float(self.domain.blueprint_probs(state, self.seat, int(a))[mine]) for a in state.legal_actions()}
+        path, labels, rows = found
+        probs = rows[mine]
+        self.frozen[path] = {a: float(p) for a, p in zip(labels, probs)}  # line 13
+        out: dict[int, float] = {}
+        for label, p in zip(labels, probs / probs.sum()):
+            action = self.domain.real_action(state, label)
+            out[action] = out.get(action, 0.0) + float(p)
+        return out
+
     def _probe(self, state: State) -> tuple[list[int], np.ndarray] | None:
         """What the agent would play at ``state``, a state after the ones it has seen: a copy
         of it observes the rest of the way and answers (None: the blueprint plays there)."""
         seen = self._seen
         if seen is None or not hasattr(state, "history") or tuple(state.history[: len(seen.history)]) != tuple(seen.history):
             return None
-        probe = copy.copy(self)
-        probe.rng = copy.deepcopy(self.rng)
-        probe.decisions, probe.actions, probe.dealt = list(self.decisions), list(self.actions), list(self.dealt)
-        probe.added = {path: set(labels) for path, labels in self.added.items()}
-        probe.frozen, probe._played, probe._probes, probe._deadline = dict(self.frozen), {}, {}, None
+        probe = self.fork()
         before = seen
         for action in state.history[len(seen.history) :]:
             probe.observe(before, action)
             before = before.child(action)
         found = probe._strategy(state) if probe.plan is not None else None
         return None if found is None else _by_real_action(self.domain, state, found[1], found[2])
+
+
+def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state (a third of ``copy.deepcopy``'s time: the
+    walk that composes the agent's strategy forks it at every observation)."""
+    bits = type(rng.bit_generator)(0)
+    bits.state = rng.bit_generator.state
+    return np.random.Generator(bits)
 
 
 def _history(state: State):

@@ -1,0 +1,60 @@
+"""One Algorithm 2, two implementations: the range search agent (gamesolve/search/range_agent.py
+over gamesolve/search/form_domain.py, the agent every large game uses) composed at every
+information set has the exploitability of the small-game nested agent (gamesolve/search/nested.py)
+with the same settings, by the exact best response: on Kuhn and Liar's Dice 1x6 (one round,
+searched whole) and on Leduc (public chance between rounds; first-round subgames end at the
+board with k = 4 continuation leaves, the second round is searched to the end).
+
+This is what lets the nested agent fold into the range agent (issue 33)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from gamesolve.cli import cli
+
+
+@pytest.fixture(scope="module")
+def runner():
+    return CliRunner()
+
+
+def solved(runner, tmp_path_factory, game, iterations):
+    store = tmp_path_factory.mktemp(game) / "bp"
+    result = runner.invoke(cli, ["solve", "--game", game, "--iterations", str(iterations), "--out", str(store)])
+    assert result.exit_code == 0, result.output
+    return store
+
+
+def searched(runner, game, store, *settings):
+    args = ["exploitability", "--game", game, "--store", str(store), "--search", "--json"]
+    for setting in settings:
+        args += ["-s", setting]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("game, iterations, range_settings, shared", [
+    ("kuhn", 30, (), ()),
+    ("liars_dice", 30, (), ("iterations=100",)),
+    ("leduc", 50, ("depth=100",), ("iterations=100",)),
+])  # fmt: skip
+def test_the_range_agent_composes_to_the_nested_agents_exploitability(runner, tmp_path_factory, game, iterations, range_settings, shared):
+    store = solved(runner, tmp_path_factory, game, iterations)
+    nested = searched(runner, game, store, *shared)
+    ranged = searched(runner, game, store, "agent=range", *range_settings, *shared)
+    assert ranged["search"]["agent"] == "range" and "k" in nested["search"]
+    assert ranged["exploitability"] == pytest.approx(nested["exploitability"], abs=1e-12)
+    assert ranged["game_value"] == pytest.approx(nested["game_value"], abs=1e-12)
+
+
+def test_the_range_agent_is_composed_without_a_time_budget(runner, tmp_path_factory):
+    store = solved(runner, tmp_path_factory, "kuhn", 10)
+    result = runner.invoke(cli, ["exploitability", "--game", "kuhn", "--store", str(store), "--search", "-s", "agent=range",
+                                 "-s", "seconds=2"])  # fmt: skip
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "Error: -s agent=range composes the agent's strategy exactly: it takes no time budget (seconds=0)"
+    ]
