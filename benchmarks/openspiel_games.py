@@ -4,8 +4,9 @@ CFR+, side by side in one process.
     python benchmarks/openspiel_games.py [--iterations 100] [--games kuhn_poker,liars_dice,...]
 
 For each game: gamesolve compiles it through the State contract (a Python walk over
-pyspiel states), runs ``--iterations`` of tabular CFR+, and open-spiel's ``CFRPlusSolver``
-runs as many on the very same pyspiel game; both average policies are then evaluated
+pyspiel states), runs ``--iterations`` of tabular CFR+ in open-spiel's summation order
+(``order="openspiel"``), and open-spiel's ``CFRPlusSolver`` runs as many on the very same
+pyspiel game; both average policies are then evaluated
 (gamesolve's exact best response for ours, ``pyspiel.nash_conv`` for open-spiel's). Prints a
 Markdown table: tree size, compile seconds, CPU seconds per iteration of each solver, the
 speed ratio, both NashConvs and their difference (the CFR+ iterates agree to rounding error).
@@ -42,7 +43,7 @@ def run(host, text: str, iterations: int) -> str:
     tree = compiled_tree(game)
     compile_seconds = time.perf_counter() - started
 
-    ours = TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"])
+    ours = TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"], order="openspiel")
     ours.warm_up()
     started = time.process_time()
     ours.run(iterations)

@@ -45,7 +45,7 @@ def _split(total: int, parts: int) -> list[int]:
     return [max(1, total // parts + (1 if k < total % parts else 0)) for k in range(parts)]
 
 
-def bench_cfr(game: Game, iterations: int = 200, rounds: int = 10, pm=None) -> dict[str, Any]:
+def bench_cfr(game: Game, iterations: int = 200, rounds: int = 10, pm=None, order: str = "fast") -> dict[str, Any]:
     """CFR+ CPU seconds per iteration for gamesolve and open-spiel's C++ CFRPlusSolver, and
     gamesolve's vector-form CFR (DCFR, on the factored form ``gamesolve solve`` uses) beside
     them.
@@ -57,14 +57,15 @@ def bench_cfr(game: Game, iterations: int = 200, rounds: int = 10, pm=None) -> d
     and, for gamesolve, the round's iterations in one call (as ``gamesolve solve`` runs them;
     a second pair of solvers, so that both pairs run exactly ``iterations``). open-spiel runs
     a tenth of ``iterations`` (at least two per round), since it is far slower. The
-    exploitability of both gamesolve solvers is taken after their ``iterations``.
+    exploitability of both gamesolve solvers is taken after their ``iterations``. ``order``
+    is gamesolve CFR+'s summation order (:data:`~gamesolve.solve.cfr.ORDERS`).
     """
     import pyspiel
 
     rounds = max(1, min(rounds, iterations - 1))
     tree = compiled_tree(game)
     form = factored_form(game, pm)
-    ours, ours_batched = TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"]), TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"])
+    ours, ours_batched = (TabularCFR(tree, TABULAR_ALGORITHMS["cfr+"], order=order) for _ in range(2))
     vector, vector_batched = VectorCFR(form), VectorCFR(form)
     os_game = openspiel_counterpart(game)
     solver = pyspiel.CFRPlusSolver(os_game)
@@ -89,6 +90,7 @@ def bench_cfr(game: Game, iterations: int = 200, rounds: int = 10, pm=None) -> d
     return {
         "game": game.describe(),
         "algo": "cfr+",
+        "order": order,
         "rounds": rounds,
         "gamesolve_iterations": ours.iterations,
         "gamesolve_seconds_per_iteration": 1.0 / rate["cfr+"],

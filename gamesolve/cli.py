@@ -976,9 +976,11 @@ def cache_clear(clear_all, as_json):
               help="CFR+ iterations gamesolve times (open-spiel runs a tenth, at least 10).")
 @click.option("--rounds", type=click.IntRange(1, 1000), default=10, show_default=True,
               help="Alternating timed blocks of each solver; the ratios reported are the medians over the rounds.")
+@click.option("--order", type=click.Choice(["fast", "openspiel"]), default="fast", show_default=True,
+              help="gamesolve CFR+'s summation order (as `solve -o order=...`): fast, or open-spiel's (its iterates through exact ties).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last line of stdout.")
 @click.pass_context
-def bench(ctx, what, game_name, iterations, rounds, as_json):
+def bench(ctx, what, game_name, iterations, rounds, order, as_json):
     """Time CFR+ per iteration: gamesolve and open-spiel's C++ side by side (needs open-spiel),
     in alternating blocks so that the machine's load falls on both alike."""
     from gamesolve.bench import OPENSPIEL_NAMES, bench_cfr, has_openspiel_counterpart
@@ -988,7 +990,7 @@ def bench(ctx, what, game_name, iterations, rounds, as_json):
     if not has_openspiel_counterpart(game):
         raise InputError(f"bench cfr compares with open-spiel on {', '.join(OPENSPIEL_NAMES)} or an openspiel: game, not {game.name}")
     try:
-        result = bench_cfr(game, iterations, rounds, host.pm)
+        result = bench_cfr(game, iterations, rounds, host.pm, order=order)
     except ImportError as exc:
         raise InputError(f"the benchmark needs open-spiel: pip install open-spiel ({exc})") from None
 

@@ -44,6 +44,20 @@ TABULAR_ALGORITHMS: dict[str, CFRConfig] = {
 }
 """The presets; DCFR uses the paper's recommended alpha 1.5, beta 0, gamma 2."""
 
+ORDERS = ("fast", "openspiel")
+"""Summation orders of node values (``-o order=...``). ``fast``: child by child in reverse
+preorder, one flat loop. ``openspiel``: each node's children in action order, as open-spiel
+sums them, so that values equal in exact arithmetic come out equal in floating point too and
+CFR+ follows open-spiel's iterates bit for bit through exact ties (regret matching+ clips the
+same regrets to zero). Both are CFR exactly; they differ by rounding, which ties can amplify."""
+
+
+def summation_order(value: str) -> str:
+    """``value`` if it names a summation order; :class:`ValueError` naming the option otherwise."""
+    if value not in ORDERS:
+        raise ValueError(f"-o order must be one of {', '.join(ORDERS)}; got {value!r}")
+    return value
+
 
 def player_index(tree: ExplicitTree) -> tuple[np.ndarray, ...]:
     """CSR lists of each player's decision nodes and infosets, and each infoset's first node."""
@@ -65,9 +79,10 @@ def player_index(tree: ExplicitTree) -> tuple[np.ndarray, ...]:
 class TabularCFR:
     """Runs one CFR-family algorithm on a compiled tree and keeps its tables."""
 
-    def __init__(self, tree: ExplicitTree, config: CFRConfig):
+    def __init__(self, tree: ExplicitTree, config: CFRConfig, order: str = "fast"):
         self.tree = tree
         self.config = config
+        self.order = summation_order(order)
         self.iterations = 0
         self.regrets = np.zeros(tree.num_slots)
         self.avg = np.zeros(tree.num_slots)
@@ -108,7 +123,7 @@ class TabularCFR:
             t.parent, t.edge_w, self._edge_player, t.child_start, t.child_list, self._child_w, self._utility_t,
             nodes_start, nodes, infosets_start, infosets, first_node, t.infoset_slot_start,
             t.num_slots, self._W, self.regrets, self.avg, first, last,
-            c.rm_plus, float(c.alpha), float(c.beta), float(c.gamma), c.discount,
+            c.rm_plus, float(c.alpha), float(c.beta), float(c.gamma), c.discount, self.order == "openspiel",
             self._own, self._others, self._value,
         )  # fmt: skip
 

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from gamesolve.game.compile import compiled_tree
-from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR, summation_order
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
 from gamesolve.store import metrics as M
 from gamesolve.store.policy_store import FORMAT as POLICY_FORMAT, write_policy
@@ -22,14 +22,13 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         raise ValueError(f"{request.algo} needs --iterations")
     if request.checkpoint_minutes is not None:
         raise ValueError(f"{request.algo} keeps no checkpoints; --checkpoint is for mccfr and mccfr-p")
-    if request.options:
-        raise ValueError(f"{request.algo} takes no solver options (got {', '.join(sorted(request.options))})")
+    options = {"order": "fast", **_check_options(request.algo)(request.options)}
     if request.preset:
         raise ValueError(f"{request.algo} solves the whole game; --preset is for abstracted games")
     config = TABULAR_ALGORITHMS[request.algo]
     game = request.game
     tree = compiled_tree(game, request.pm, progress)
-    solver = TabularCFR(tree, config)
+    solver = TabularCFR(tree, config, order=options["order"])
     exact = request.evaluate(tree) if request.evaluate is not None else None
     progress.start(request.iterations, "it", f"{config.name} on {game.describe()}")
     # Training metrics (gamesolve/store/metrics.py): rows with exact exploitability at
@@ -78,10 +77,20 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     return result
 
 
-def _no_options(name: str):
-    def check(options: dict[str, str]) -> None:
-        if options:
-            raise ValueError(f"{name} takes no solver options (got {', '.join(sorted(options))})")
+TABULAR_OPTIONS = {"order": summation_order}
+"""``-o KEY=VALUE`` options of the tabular solvers: ``order=fast|openspiel``, the summation
+order of node values (:data:`~gamesolve.solve.cfr.ORDERS`; ``fast`` by default)."""
+
+
+def _check_options(name: str):
+    """Validate a tabular solver's ``-o`` options (:class:`ValueError` naming an unknown key
+    and the known ones, or the option and its allowed values); the checked options returned."""
+
+    def check(options: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(options.keys() - TABULAR_OPTIONS.keys())
+        if unknown:
+            raise ValueError(f"{name} has no solver option {', '.join(unknown)} (its options: {', '.join(TABULAR_OPTIONS)})")
+        return {key: TABULAR_OPTIONS[key](str(value)) for key, value in options.items()}
 
     return check
 
@@ -104,7 +113,7 @@ def tabular_solver_specs() -> list[SolverSpec]:
             description=f"tabular {name.upper()} over the explicit game tree (alternating updates)",
             supports=lambda spec: spec.tabular,
             store_format=POLICY_FORMAT,
-            check_options=_no_options(name),
+            check_options=_check_options(name),
         )
         for name in TABULAR_ALGORITHMS
     ]

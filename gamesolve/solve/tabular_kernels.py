@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from gamesolve.game.tree_walks import forward_reach, values_in_action_order
+from gamesolve.game.tree_walks import backward_values, forward_reach, values_in_action_order
 
 
 @njit(cache=True)
@@ -62,6 +62,7 @@ def cfr_run(
     beta,
     gamma,
     discount,
+    action_order,
     own,
     others,
     value,
@@ -70,8 +71,11 @@ def cfr_run(
 
     ``W[:n_slots]`` holds the current strategy; ``W[n_slots:]`` the fixed 1 and chance
     probabilities; ``child_w = edge_w[child_list]``. Regrets and averages are slot-indexed
-    and updated in place. Values are summed in action order, as open-spiel sums them
-    (:func:`~gamesolve.game.tree_walks.values_in_action_order`).
+    and updated in place. With ``action_order`` values are summed in action order, as
+    open-spiel sums them (:func:`~gamesolve.game.tree_walks.values_in_action_order`), so that
+    CFR+ follows open-spiel's iterates through exact ties; without it, child by child in
+    reverse preorder (:func:`~gamesolve.game.tree_walks.backward_values`, one flat loop: the
+    fast order, equal in exact arithmetic).
     """
     n_players = utility_t.shape[0]
     n_infosets = slot_start.shape[0] - 1
@@ -86,7 +90,10 @@ def cfr_run(
             # Alternating updates: every player's policy reflects the regrets so far.
             regret_matching(regrets, slot_start, W, 0, n_infosets)
             forward_reach(parent, edge_w, edge_player, W, p, own, others)
-            values_in_action_order(child_start, child_list, child_w, W, utility_t[p], value)
+            if action_order:
+                values_in_action_order(child_start, child_list, child_w, W, utility_t[p], value)
+            else:
+                backward_values(parent, edge_w, W, utility_t[p], value)
             for j in range(player_nodes_start[p], player_nodes_start[p + 1]):
                 node = player_nodes[j]
                 cf = others[node]

@@ -81,6 +81,17 @@ def test_a_bad_search_option_is_a_one_line_error(run, tmp_path):
         assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
 
 
+def test_a_tabular_solver_takes_the_summation_order_and_a_bad_one_is_a_one_line_error(run):
+    for order in ("fast", "openspiel"):
+        data = last_json(run("solve", "--game", "kuhn", "--algo", "cfr+", "--iterations", "100", "-o", f"order={order}", "--json"))
+        assert data["exploitability"] < 0.002
+    for option, message in (("order=sideways", "-o order must be one of fast, openspiel; got 'sideways'"),
+                            ("colour=red", "cfr+ has no solver option colour (its options: order)")):  # fmt: skip
+        result = run("solve", "--game", "kuhn", "--algo", "cfr+", "--iterations", "10", "-o", option)
+        assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+        assert len(result.output.strip().splitlines()) == 1
+
+
 def test_search_on_a_game_with_hidden_actions_is_a_one_line_error(run, tmp_path, example_plugin_path):
     store = str(tmp_path / "rps.zarr")
     run("--plugins-dir", str(example_plugin_path), "solve", "--game", "biased-rps", "--iterations", "10", "--out", store)
