@@ -205,7 +205,7 @@ def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, st
     if depth is not None:
         leaves = StoredLeafValues(form, blueprint.rows.store, k) if keyed is None else ExactLeafValues(ContinuationStrategies(form, keyed, k))
     domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, end_nodes, depth, leaves)
-    return RangeSearchAgent(game, PolicyPlayer(blueprint, seed), domain, config, seed)
+    return RangeSearchAgent(game, PolicyPlayer(keyed or blueprint, seed), domain, config, seed)
 
 
 def search_form(game: Game, plugins: Any = None) -> SearchForm:
