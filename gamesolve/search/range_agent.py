@@ -270,7 +270,9 @@ class RangeSearchAgent(Agent):
             return None
         added = tuple(sorted((path, tuple(sorted(labels))) for path, labels in self.added.items()))
         frozen = tuple(sorted((path, tuple(sorted(played.items()))) for path, played in self.frozen.items()))
-        return plan_key, self.ranges.reach.tobytes(), added, frozen
+        # Frozen rows are the held private state's: a solve with some is that state's alone.
+        mine = self.domain.private_index(self.root, self.seat) if frozen else None
+        return plan_key, self.ranges.reach.tobytes(), added, frozen, mine
 
     def _path(self, state: State) -> Path:
         """The subgame labels of the round's actions before ``state`` (one of them, or the
