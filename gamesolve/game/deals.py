@@ -101,6 +101,16 @@ class ListedDeals:
     def num_players(self) -> int:
         return self.private.shape[1]
 
+    def weights(self, reach: np.ndarray, rnd: int, outcomes: tuple[int, ...] = ()) -> np.ndarray:
+        """``prob(d) * prod_q reach[q, s_q(d)]`` (private states of round ``rnd``) for every deal
+        whose public chance begins with ``outcomes``, 0 for the others."""
+        w = self.prob.copy()
+        for k, outcome in enumerate(outcomes):
+            w[self.public[:, k] != outcome] = 0.0
+        for q in range(reach.shape[0]):
+            w *= reach[q, self.private[:, q, rnd]]
+        return w
+
     @property
     def num_rounds(self) -> int:
         return self.private.shape[2]

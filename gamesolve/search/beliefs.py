@@ -181,15 +181,8 @@ class RangeBeliefs:
     def deal_weights(self, reach: np.ndarray | None = None) -> np.ndarray:
         """``prob(d) * prod_q reach[q, s_q(d)]`` for every listed deal consistent with the
         node's public chance, 0 for the others."""
-        deals = self.form.deals.listed
         reach = self.reach if reach is None else reach
-        rnd = self.form.node_round[self.node]
-        w = deals.prob.copy()
-        for k, outcome in enumerate(self.outcomes):
-            w[deals.public[:, k] != outcome] = 0.0
-        for q in range(self.num_players):
-            w *= reach[q, deals.private[:, q, rnd]]
-        return w
+        return self.form.deals.listed.weights(reach, self.form.node_round[self.node], self.outcomes)
 
     def marginal(self, form: FactoredGame, node: int, player: int) -> np.ndarray:
         """``player``'s belief over their private states (card removal included)."""

@@ -179,12 +179,6 @@ class _Subgame:
         if added:
             raise ValueError("a subgame that offers every action has none to add")
         form = self.domain.form
-        deals = form.deals.listed
-        weight = deals.prob.copy()
-        for level, outcome in enumerate(self.domain.outcomes(self.node)):
-            weight[deals.public[:, level] != outcome] = 0.0
-        for q in range(form.num_players):
-            weight *= ranges.reach[q, deals.private[:, q, form.node_round[self.node]]]
-        if not weight.any():
+        if not form.deals.listed.weights(ranges.reach, form.node_round[self.node], self.domain.outcomes(self.node)).any():
             return None  # the beliefs hold no deal
         return RangeSubgame(self.domain.subgame_form(self.node, self.depth), root_reach=ranges.reach)

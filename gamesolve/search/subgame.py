@@ -91,12 +91,7 @@ class Subgame:
 
     def root_weights(self) -> np.ndarray:
         """Each listed deal's weight at the root: chance x every player's reach."""
-        deals = self.form.deals.listed
-        rnd = self.form.node_round[0]
-        w = deals.prob.copy()
-        for q in range(self.form.num_players):
-            w *= self.spec.root_reach[q, deals.private[:, q, rnd]]
-        return w
+        return self.form.deals.listed.weights(self.spec.root_reach, self.form.node_round[0])
 
     def support(self) -> np.ndarray:
         """``bool[n, S]``: (node, private state of its actor) reached by some deal of positive
