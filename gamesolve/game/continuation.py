@@ -98,6 +98,17 @@ def pack(values: np.ndarray, bits: int) -> np.ndarray:
     return out
 
 
+@njit(cache=True, inline="always")
+def packed_action(packed, k, bits, info):
+    """Continuation strategy ``k``'s action index at information set ``info`` in ``packed[k]``
+    (:func:`pack`'s layout), for kernels that play the stored continuations."""
+    value = 0
+    for j in range(bits):
+        g = info * bits + j
+        value |= ((packed[k, g >> 3] >> (7 - (g & 7))) & 1) << j
+    return value
+
+
 def unpack(packed: np.ndarray, bits: int, count: int) -> np.ndarray:
     flat = np.unpackbits(packed)[: count * bits].reshape(count, bits).astype(np.int64)
     return (flat << np.arange(bits)).sum(axis=1)

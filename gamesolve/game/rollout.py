@@ -27,6 +27,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from gamesolve.game.continuation import packed_action
 from gamesolve.game.factored import DECISION, TERMINAL, FactoredGame, TerminalArrays
 from gamesolve.game.terminals import terminal_value
 
@@ -68,17 +69,6 @@ def no_rollout(form: FactoredGame) -> Rollout:
     return make_rollout(form, np.zeros(0), np.zeros((0, 0)), 1, np.zeros(0), np.full(n, -1), np.zeros((0, p)), np.zeros(0), np.zeros((0, p)))
 
 
-@njit(cache=True, inline="always")
-def _action(ro, k, info):
-    """Continuation strategy ``k``'s action index at information set ``info`` (bit-packed as
-    :func:`numpy.packbits` packs the little-endian bits of each value)."""
-    value = 0
-    for j in range(ro.bits):
-        g = info * ro.bits + j
-        value |= ((ro.packed[k, g >> 3] >> (7 - (g & 7))) & 1) << j
-    return value
-
-
 @njit(cache=True)
 def rollout_value(ro, stake, node, p, cont, cont_strength, d):
     """Player ``p``'s payoff at rollout terminal ``node`` on deal ``d`` (see the module docstring)."""
@@ -105,6 +95,6 @@ def rollout_value(ro, stake, node, p, cont, cont_strength, d):
         start = ro.infoset_start[ro.row_owner[c]]
         a = 0
         if start >= 0:
-            a = _action(ro, ro.choice[node, ro.player_of[actor]], start + cont[d, actor, ro.round[c]])
+            a = packed_action(ro.packed, ro.choice[node, ro.player_of[actor]], ro.bits, start + cont[d, actor, ro.round[c]])
         c = ro.child_list[c0 + min(a, ro.child_start[c + 1] - c0 - 1)]
     return ro.ratio[node] * (v + ro.entry_stake[node, p]) - stake[node, p]

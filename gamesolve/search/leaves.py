@@ -23,7 +23,7 @@ from typing import Protocol
 import numpy as np
 from numba import njit
 
-from gamesolve.game.continuation import continuation_names
+from gamesolve.game.continuation import continuation_names, packed_action
 from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame, chance_paths, subtree_ends
 from gamesolve.game.terminals import terminal_value
 from gamesolve.rng import splitmix, stream
@@ -273,18 +273,6 @@ class SampledLeafValues(_LeafValues):
         _sampled(leaf, self._tree, self._terminals, self._deals(leaf), c.rows, c.row_offset, combos, self.rollouts, np.uint64(self.seed), out)
 
 
-
-@njit(cache=True)
-def _packed_action(packed, k, bits, info):
-    """Continuation ``k``'s action index at information set ``info`` (bit layout of
-    :func:`gamesolve.game.continuation.pack`)."""
-    value = 0
-    for j in range(bits):
-        g = info * bits + j
-        value |= ((packed[k, g >> 3] >> (7 - (g & 7))) & 1) << j
-    return value
-
-
 @njit(cache=True)
 def _stored(lo, tree, term, deals, infoset_start, packed, bits, combos, out):
     """One rollout per deal and joint choice from ``lo``: each player follows its chosen
@@ -299,7 +287,7 @@ def _stored(lo, tree, term, deals, infoset_start, packed, bits, combos, out):
                 start = infoset_start[tree.row_owner[node]]
                 a = 0  # a row training never reached: its first action, as the store reads it
                 if start >= 0:
-                    a = _packed_action(packed, combos[c, actor], bits, start + deals.private[d, actor, tree.round[node]])
+                    a = packed_action(packed, combos[c, actor], bits, start + deals.private[d, actor, tree.round[node]])
                 node = tree.child_list[tree.child_start[node] + a]
             for p in range(n_players):
                 out[c, d, p] = terminal_value(term, node, p, deals.strength, deals.index, d)
