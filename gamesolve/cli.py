@@ -700,13 +700,10 @@ def _range_search_policy(game, tree, blueprint, form, options, progress) -> tupl
     """``-s agent=range``: the core's range search agent (one per seat, over the game's
     lossless form) composed on the explicit tree, and what to report of it."""
     from gamesolve.search.compose import RangeSeat, compose_agent_policy
-    from gamesolve.search.locate import FormLocator
-    from gamesolve.search.player import range_search_player
-    from gamesolve.search.policy import KeyedRows, NodePolicy
+    from gamesolve.search.player import keyed_range_search_player
 
     budgetless = {**options, "seconds": "0"}  # composing is exact only without a time budget
-    agents = [range_search_player(game, NodePolicy(KeyedRows(form, blueprint), FormLocator(game, form)), budgetless, 0,
-                                  keyed=blueprint) for _ in range(game.num_players)]  # fmt: skip
+    agents = [keyed_range_search_player(game, form, blueprint, budgetless, 0) for _ in range(game.num_players)]
     progress.start(tree.num_infosets, "infosets", "range search agent")
     started = time.perf_counter()
     slots = compose_agent_policy(game, tree, lambda seat: RangeSeat(agents[seat], seat), on_infoset=lambda: progress.advance(1))

@@ -165,9 +165,7 @@ def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | 
     if isinstance(blueprint, NodePolicy):  # a form too large to name its public states
         return range_search_player(game, blueprint, options, seed)
     if agent == "range":
-        form = search_form(game, plugins).form
-        return range_search_player(game, NodePolicy(KeyedRows(form, blueprint), FormLocator(game, form)), options, seed,
-                                   keyed=blueprint)  # fmt: skip
+        return keyed_range_search_player(game, search_form(game, plugins).form, blueprint, options, seed)
     config = SearchConfig.from_options(options)
     return SearchPlayer(game, blueprint, search_form(game, plugins), config, seed)
 
@@ -191,21 +189,20 @@ def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, st
     end_nodes = values.pop("end_nodes", END_NODES)
     depth = values.pop("depth", 0) or None
     k = values.pop("k", 4)
-    try:
-        config = RangeSolveConfig(**values)
-    except ValueError as exc:
-        raise ValueError(f"search options: {exc}") from None
-    for key in ("iterations", "threads"):
-        if getattr(config, key) < 1:
-            raise ValueError(f"search option {key} must be at least 1, got {getattr(config, key)}")
-    if config.seconds < 0:
-        raise ValueError(f"search option seconds must be at least 0, got {config.seconds}")
+    config = RangeSolveConfig(**values)  # ValueError naming a bad option
     form = blueprint.locator.form
     leaves = None
     if depth is not None:
         leaves = StoredLeafValues(form, blueprint.rows.store, k) if keyed is None else ExactLeafValues(ContinuationStrategies(form, keyed, k))
     domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, end_nodes, depth, leaves)
     return RangeSearchAgent(game, PolicyPlayer(keyed or blueprint, seed), domain, config, seed)
+
+
+def keyed_range_search_player(game: Game, form, blueprint: Policy, options: dict[str, str], seed: int) -> RangeSearchAgent:
+    """:func:`range_search_player` over ``blueprint`` read by key on ``form``, the game's
+    lossless form with keys (its continuation leaves computed exactly)."""
+    rows = NodePolicy(KeyedRows(form, blueprint), FormLocator(game, form))
+    return range_search_player(game, rows, options, seed, keyed=blueprint)
 
 
 def search_form(game: Game, plugins: Any = None) -> SearchForm:

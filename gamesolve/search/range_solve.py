@@ -32,6 +32,26 @@ from gamesolve.solve.vcfr import VectorCFR
 from gamesolve.solve.vcfr_sampled import SampledChanceCFR
 
 
+def _at_least(low: float, strict: bool = False):
+    """An attrs validator: the option at least ``low`` (above it when ``strict``; NaN never)."""
+
+    def check(_instance, attribute, value) -> None:
+        if not (value > low if strict else value >= low):
+            raise ValueError(f"search option {attribute.name} must be {'above' if strict else 'at least'} {low}, got {value}")
+
+    return check
+
+
+def _one_of(choices: tuple[str, ...]):
+    """An attrs validator: the option one of ``choices``."""
+
+    def check(_instance, attribute, value) -> None:
+        if value not in choices:
+            raise ValueError(f"search option {attribute.name} must be one of {', '.join(choices)}, got {value!r}")
+
+    return check
+
+
 @attrs.frozen
 class RangeSolveConfig:
     """How the agent's subgames are solved and played.
@@ -51,13 +71,13 @@ class RangeSolveConfig:
         reached; the solve stops and plays what it has before passing it).
     """
 
-    seconds: float = 5.0
-    iterations: int = 1000
-    mccfr_iterations: int = 200_000
-    algorithm: str = attrs.field(default="lcfr", validator=attrs.validators.in_(tuple(TABULAR_ALGORITHMS)))
-    play: str = attrs.field(default="current", validator=attrs.validators.in_(("current", "average")))
-    threads: int = 1
-    memory: float = 2.0
+    seconds: float = attrs.field(default=5.0, validator=_at_least(0))
+    iterations: int = attrs.field(default=1000, validator=_at_least(1))
+    mccfr_iterations: int = attrs.field(default=200_000, validator=_at_least(1))
+    algorithm: str = attrs.field(default="lcfr", validator=_one_of(tuple(TABULAR_ALGORITHMS)))
+    play: str = attrs.field(default="current", validator=_one_of(("current", "average")))
+    threads: int = attrs.field(default=1, validator=_at_least(1))
+    memory: float = attrs.field(default=2.0, validator=_at_least(0, strict=True))
 
 
 @attrs.frozen(eq=False)

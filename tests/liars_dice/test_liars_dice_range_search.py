@@ -7,6 +7,7 @@ Liar's Dice with one die stands in for the large game: its form is compiled here
 
 import functools
 import json
+import re
 
 import numpy as np
 import pytest
@@ -218,6 +219,17 @@ def test_a_kept_solve_plays_what_solving_again_would(game, keyless, store, monke
     fresh.MEMO_SOLVES = 0
     assert play_hands(fresh, opponent, game, 60) == kept_actions
     assert 0 < kept_solves < len(solves) - kept_solves
+
+
+@pytest.mark.parametrize("option, message", [
+    ({"iterations": "0"}, "search option iterations must be at least 1, got 0"),
+    ({"seconds": "-1"}, "search option seconds must be at least 0, got -1.0"),
+    ({"threads": "0"}, "search option threads must be at least 1, got 0"),
+    ({"play": "best"}, "search option play must be one of current, average, got 'best'"),
+])  # fmt: skip
+def test_a_bad_search_option_value_is_named(game, keyless, store, option, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        search_agent(game, keyless, store, **option)
 
 
 def test_a_form_whose_private_states_change_at_public_chance_is_refused_with_its_reason():
