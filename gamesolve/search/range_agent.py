@@ -311,13 +311,23 @@ class RangeSearchAgent(Agent):
             return None
         return path, [int(a) for a in self.solved.form.labels(node)], rows
 
-    def _search_action(self, state: State) -> int | None:
+    def _frozen_play(self, state: State) -> tuple[list[int], np.ndarray, np.ndarray] | None:
+        """The searched strategy at ``state`` (labels, rows over the range) and the probabilities
+        of the private state the agent holds, which are frozen there (line 13); None where the
+        blueprint plays."""
         found = self._strategy(state)
         if found is None:
             return None
         path, labels, rows = found
         probs = rows[self.domain.private_index(state, self.seat)]
-        self.frozen[path] = {a: float(p) for a, p in zip(labels, probs)}  # line 13
+        self.frozen[path] = {a: float(p) for a, p in zip(labels, probs)}
+        return labels, rows, probs
+
+    def _search_action(self, state: State) -> int | None:
+        found = self._frozen_play(state)
+        if found is None:
+            return None
+        labels, rows, probs = found
         self._played[_history(state)] = _by_real_action(self.domain, state, labels, rows)
         label = labels[int(self.rng.choice(len(labels), p=probs / probs.sum()))]
         return self.domain.real_action(state, label)
@@ -355,18 +365,13 @@ class RangeSearchAgent(Agent):
         private state the agent holds, its row there frozen as :meth:`act` freezes it; the
         blueprint's where it plays. The walk that composes the agent's whole strategy for an
         exact best response asks this, then forks the agent (``seconds=0``: no time budget)."""
-        mine = self.domain.private_index(state, self.seat)
-        found = self._strategy(state) if self.plan is not None else None
+        found = self._frozen_play(state) if self.plan is not None else None
         if found is None:
+            mine = self.domain.private_index(state, self.seat)
             return {int(a): float(self.domain.blueprint_probs(state, self.seat, int(a))[mine]) for a in state.legal_actions()}
-        path, labels, rows = found
-        probs = rows[mine]
-        self.frozen[path] = {a: float(p) for a, p in zip(labels, probs)}  # line 13
-        out: dict[int, float] = {}
-        for label, p in zip(labels, probs / probs.sum()):
-            action = self.domain.real_action(state, label)
-            out[action] = out.get(action, 0.0) + float(p)
-        return out
+        labels, _, probs = found
+        actions, merged = _by_real_action(self.domain, state, labels, probs[None, :])
+        return dict(zip(actions, merged[0].tolist()))
 
     def _probe(self, state: State) -> tuple[list[int], np.ndarray] | None:
         """What the agent would play at ``state``, a state after the ones it has seen: a copy
