@@ -26,6 +26,7 @@ its public outcomes allow.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import attrs
@@ -79,7 +80,7 @@ class FormSearchDomain:
         self._depths = round_depths(form) if depth is not None else None
         self._chance_into: dict[int, tuple[int, ...]] = {}
         self._parent = None
-        self._forms: dict[tuple[int, int | None], FactoredGame] = {}
+        self.subgame_form = functools.lru_cache(maxsize=self.FORMS_KEPT)(self._cut)
 
     def _to_the_end(self, node: int) -> bool:
         """Whether the rest of the game from ``node`` is searched whole: small enough, and no
@@ -142,21 +143,15 @@ class FormSearchDomain:
 
     FORMS_KEPT = 16
 
-    def subgame_form(self, node: int, depth: int | None) -> FactoredGame:
+    def _cut(self, node: int, depth: int | None) -> FactoredGame:
         """The subgame from ``node``: ``depth`` actions deep with the leaf values' choice
-        chains at its leaves, or to the end of the game (None); cut out of the form once, the
-        most recent kept (a match keeps returning to the same roots, and nothing in the
-        subgame depends on the ranges)."""
-        form = self._forms.pop((node, depth), None)
-        if form is None:
-            reach = np.ones((self.form.num_players, self.items.shape[0]))
-            limit = DepthLimit.end_of_game() if depth is None else DepthLimit(end_of_round=True, actions=depth)
-            spec = SubgameSpec(self.form, node, reach, self.outcomes(node), AllActions(), limit, None if depth is None else self.leaves)
-            form = build_subgame(spec).form
-            while len(self._forms) >= self.FORMS_KEPT:
-                del self._forms[next(iter(self._forms))]
-        self._forms[(node, depth)] = form
-        return form
+        chains at its leaves, or to the end of the game (None). Nothing in it depends on the
+        ranges, so :meth:`subgame_form` keeps the most recent (a match keeps returning to the
+        same roots)."""
+        reach = np.ones((self.form.num_players, self.items.shape[0]))
+        limit = DepthLimit.end_of_game() if depth is None else DepthLimit(end_of_round=True, actions=depth)
+        spec = SubgameSpec(self.form, node, reach, self.outcomes(node), AllActions(), limit, None if depth is None else self.leaves)
+        return build_subgame(spec).form
 
 
 @attrs.frozen(eq=False)
