@@ -136,8 +136,11 @@ def solve_subgame(subgame: RangeSubgame, config: RangeSolveConfig, num_private: 
     seconds = budget(readout.get("sampled", 0.0) * form.num_nodes if sampled else 0.0)
     # Anytime: no step that would end past the budget is started (the last one's length
     # predicts the next's; a hold'em turn iteration can take a few tenths of a second, a
-    # sampled flop iteration milliseconds, so the clock is read every 8 of those).
-    limits = SolveLimits(config.iterations, seconds=seconds, step=8 if sampled else 1)
+    # sampled flop iteration milliseconds, so the clock is read every 8 of those). Without a
+    # budget vector CFR runs its iterations in one call (a small subgame's iteration is
+    # shorter than a call's overhead: Leduc's searches took 3.4x as long one by one).
+    step = 8 if sampled else 1 if seconds is not None else max(config.iterations, 1)
+    limits = SolveLimits(config.iterations, seconds=seconds, step=step)
     solve_until(solver, limits, exhausted=lambda: sampled and solver.full)
     if not sampled:
         return SolvedSubgame(form, num_private, None, None, solver.row_offset, solver.iterations, solver)
