@@ -567,9 +567,6 @@ def _training_exploitability(host, game_name, given, players, store_path, policy
         if not (store_path / "blueprint").is_dir():
             raise InputError(f"{store_path} holds no blueprint strategy store for --search to play over")
         config = _search_config(search_options)
-        if isinstance(config, dict):
-            raise InputError("-s agent=range is composed on an explicit tree: give --search a policy store "
-                             "(`gamesolve solve --out` of a game that small writes one)")  # fmt: skip
     meta = ckpt.read_meta(store_path)
     if meta["game"] != game_name:
         raise InputError(f"{store_path} holds a run of {meta['game']}, not {game_name}")
@@ -613,54 +610,72 @@ def _search_over_form(game, form, store, config, evaluate, progress) -> dict[str
     composed on the rows of ``form`` (:func:`~gamesolve.search.compose.compose_form_policy`)
     and evaluated by ``evaluate``; the blueprint itself (the same store, as the agent reads
     it) evaluated beside it."""
-    from gamesolve.search import SearchAgent, SearchCache, SearchForm, StoredPolicy
+    from gamesolve.search import StoredPolicy
     from gamesolve.search.compose import compose_form_policy
     from gamesolve.search.policy import policy_rows, row_layout
 
-    search_form = SearchForm(form)
     blueprint = StoredPolicy(store, form.locate)
     progress.note(f"the blueprint's best responses over {form.num_nodes:,} public nodes")
     plain = evaluate(*policy_rows(form, blueprint))
-    rows = int((row_layout(form)[0] >= 0).sum()) * int(form.num_private.max())
-    cache = SearchCache()
-    progress.start(rows, "rows", f"search agent (k={config.k}, leaves at {config.depth})")
-    started = time.perf_counter()
-    offsets, composed = compose_form_policy(
-        game, search_form, lambda seat: SearchAgent(game, blueprint, search_form, seat, config, cache=cache),
-        on_decision=lambda: progress.advance(1, searches=f"{cache.solves:,}"),
-    )
+    make_agent, report = _search_agents(game, form, blueprint, config)
+    progress.start(int((row_layout(form)[0] >= 0).sum()) * int(form.num_private.max()), "rows", _search_label(config))
+    offsets, composed = compose_form_policy(game, form, make_agent, on_decision=lambda: progress.advance(1, searches=f"{report()['searches']:,}"))
     fields = evaluate(offsets, composed)
-    fields["search"] = {**_search_report(config, cache, started), "blueprint_exploitability": plain["exploitability"],
-                        "blueprint_nash_conv": plain["nash_conv"]}  # fmt: skip
+    fields["search"] = {**report(), "blueprint_exploitability": plain["exploitability"], "blueprint_nash_conv": plain["nash_conv"]}
     return fields
 
 
+def _search_agents(game, form, blueprint, config):
+    """``(make_agent, report)``: the search agent of ``config`` over ``blueprint`` on ``form``,
+    for each seat of the composing walk, and a function that reports what it did. The range
+    agent (``config`` a dict of its options) is one agent for every seat, so the seats share
+    its leaf values and kept solves (all of them: the composition asks for each many times)."""
+    from gamesolve.search import SearchAgent, SearchCache, SearchForm
+    from gamesolve.search.compose import RangeSeat
+    from gamesolve.search.player import keyed_range_search_player
+    from gamesolve.search.range_agent import SolveMemo
+
+    started = time.perf_counter()
+    if isinstance(config, dict):
+        agent = keyed_range_search_player(game, form, blueprint, {**config, "seconds": "0"}, 0, SolveMemo(max_bytes=None))
+        return (lambda seat: RangeSeat(agent, seat)), lambda: {
+            "agent": "range", **agent.settings, "searches": agent.memo.solves, "seconds": time.perf_counter() - started}
+    cache, search_form = SearchCache(), SearchForm(form)
+    return (lambda seat: SearchAgent(game, blueprint, search_form, seat, config, cache=cache)), lambda: {
+        "agent": "nested", **_nested_report(config), "searches": cache.solves, "seconds": time.perf_counter() - started}
+
+
+def _search_label(config) -> str:
+    if isinstance(config, dict):
+        return "range search agent" + "".join(f" {k}={v}" for k, v in config.items())
+    return f"nested search agent (k={config.k}, leaves at {config.depth})"
+
+
 def _search_config(search_options: tuple[str, ...]):
-    """The ``-s KEY=VALUE`` search settings as a :class:`~gamesolve.search.SearchConfig`; a bad
-    one is an :class:`InputError` naming it."""
+    """The ``-s KEY=VALUE`` search settings: a dict of the range agent's options (checked
+    where it is built, against the game), or the nested agent's
+    :class:`~gamesolve.search.SearchConfig` (``-s agent=nested``, ``-s beliefs=exact``: the
+    check); a bad one is an :class:`InputError` naming it."""
     from gamesolve.search import SearchConfig
+    from gamesolve.search.player import search_implementation
 
     try:
         options = _finite(parse_params(search_options, "--search-option"), "--search-option")
-        agent = options.pop("agent", "nested")
-        if agent == "range":  # the range agent's options are checked where it is built, against the game
-            if float(options.get("seconds", 0)) != 0:
-                raise ValueError("-s agent=range composes the agent's strategy exactly: it takes no time budget (seconds=0)")
-            return options
-        if agent != "nested":
-            raise ValueError(f"search option agent must be nested or range, got {agent!r}")
-        return SearchConfig.from_options(options)
+        if search_implementation(options) == "nested":
+            return SearchConfig.from_options(options)
+        if options.get("seconds", "0").strip() not in ("0", "0.0"):
+            raise ValueError("--search composes the agent's strategy exactly: it takes no time budget (seconds=0)")
+        return options
     except (ValueError, TypeError, OverflowError) as exc:
         raise InputError(one_line(exc)) from None
 
 
-def _search_report(config, cache, started: float) -> dict[str, Any]:
-    """What ``exploitability --search`` reports of the search agent it composed."""
+def _nested_report(config) -> dict[str, Any]:
+    """What ``exploitability --search`` reports of the nested search agent's settings."""
     return {
         "k": config.k, "depth": str(config.depth), "iterations": config.iterations, "algorithm": config.algorithm,
         "play": config.play, "first_round": config.first_round, "rollouts": config.rollouts,
-        "sampling_above": config.sampling_above, "beliefs": config.beliefs, "searches": cache.solves,
-        "seconds": time.perf_counter() - started,
+        "sampling_above": config.sampling_above, "beliefs": config.beliefs,
     }  # fmt: skip
 
 
@@ -679,35 +694,15 @@ def _finite(options: dict[str, str], flag: str) -> dict[str, str]:
 def _search_policy(game, tree, blueprint_slots, config, progress) -> tuple[Any, dict[str, Any]]:
     """The search agent's composed strategy over a blueprint, and what to report of it."""
     from gamesolve.game.factored_compiler import compile_factored
-    from gamesolve.search import SearchAgent, SearchCache, SearchForm, TabularPolicy, compose_agent_policy
+    from gamesolve.search import TabularPolicy, compose_agent_policy
 
     blueprint = TabularPolicy.from_slots(tree, blueprint_slots)
     progress.start(None, "nodes", f"factoring {game.describe()} for search")
-    form = SearchForm(compile_factored(game, on_nodes=progress.advance))
-    if isinstance(config, dict):  # -s agent=range
-        return _range_search_policy(game, tree, blueprint, form.form, config, progress)
-    cache = SearchCache()
-    progress.start(tree.num_infosets, "infosets", f"search agent (k={config.k}, leaves at {config.depth})")
-    started = time.perf_counter()
-    slots = compose_agent_policy(
-        game, tree, lambda seat: SearchAgent(game, blueprint, form, seat, config, cache=cache),
-        on_infoset=lambda: progress.advance(1, searches=f"{cache.solves:,}"),
-    )
-    return slots, {"search": _search_report(config, cache, started)}
-
-
-def _range_search_policy(game, tree, blueprint, form, options, progress) -> tuple[Any, dict[str, Any]]:
-    """``-s agent=range``: the core's range search agent (one per seat, over the game's
-    lossless form) composed on the explicit tree, and what to report of it."""
-    from gamesolve.search.compose import RangeSeat, compose_agent_policy
-    from gamesolve.search.player import keyed_range_search_player
-
-    budgetless = {**options, "seconds": "0"}  # composing is exact only without a time budget
-    agents = [keyed_range_search_player(game, form, blueprint, budgetless, 0) for _ in range(game.num_players)]
-    progress.start(tree.num_infosets, "infosets", "range search agent")
-    started = time.perf_counter()
-    slots = compose_agent_policy(game, tree, lambda seat: RangeSeat(agents[seat], seat), on_infoset=lambda: progress.advance(1))
-    return slots, {"search": {"agent": "range", **options, "seconds": time.perf_counter() - started}}
+    form = compile_factored(game, on_nodes=progress.advance)
+    make_agent, report = _search_agents(game, form, blueprint, config)
+    progress.start(tree.num_infosets, "infosets", _search_label(config))
+    slots = compose_agent_policy(game, tree, make_agent, on_infoset=lambda: progress.advance(1, searches=f"{report()['searches']:,}"))
+    return slots, {"search": report()}
 
 
 @cli.command()

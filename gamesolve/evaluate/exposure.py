@@ -6,10 +6,12 @@ from outside, through their public attributes, so the search package stays unawa
 
 * ``policy``: the probabilities of its :class:`~gamesolve.search.policy.Policy`; its reference
   policy (whose self-play values AIVAT uses) is that policy.
-* ``search``: a fresh :class:`~gamesolve.search.nested.SearchAgent` for the seat replays the
-  hypothetical hand (its searches depend on the hand so far, through the probabilities it
-  froze at its own earlier turns) and answers with its policy at the state; searches are
-  memoised in the agent's shared cache. Its reference policy is its blueprint.
+* ``search``: a copy of the agent (:meth:`~gamesolve.search.range_agent.RangeSearchAgent.replayed`;
+  the nested agent's: a fresh :class:`~gamesolve.search.nested.SearchAgent` for the seat)
+  replays the hypothetical hand (its searches depend on the hand so far, through the
+  probabilities it froze at its own earlier turns) and answers with its policy at the state;
+  solves are shared with the agent. Its reference policy is its blueprint; the exposure is
+  exact only without a time budget (``seconds=0``).
 
 Agents of plugins expose themselves by implementing the protocol directly.
 """
@@ -74,15 +76,34 @@ class SearchExposure:
         return agent.policy(state)
 
 
+class RangeSearchExposure:
+    def __init__(self, agent):
+        self.agent = agent
+        from gamesolve.search.policy import NodePolicy
+
+        # A blueprint read by public node (a game too large to name its states) has no explicit
+        # tree to hold its self-play values.
+        policy = getattr(agent.blueprint, "policy", None)
+        self.reference_policy = None if isinstance(policy, NodePolicy) else policy
+        # With a time budget a solve depends on the machine's speed: the exposure is a model.
+        self.strategy_is_exact = agent.config.seconds == 0
+
+    def action_probabilities(self, state: State, seat: int, path: Sequence[tuple[State, int]]) -> dict[int, float]:
+        return self.agent.replayed(seat, path).policy(state)
+
+
 def exposure_of(agent):
     """The agent's strategy exposure: itself if it implements the protocol, an adapter for
     the core's policy and search agents, else None."""
     from gamesolve.search.player import PolicyPlayer, SearchPlayer
+    from gamesolve.search.range_agent import RangeSearchAgent
 
-    if isinstance(agent, SearchPlayer):
-        return SearchExposure(agent)
-    if isinstance(agent, PolicyPlayer):
-        return PolicyExposure(agent)
     if isinstance(agent, ExposesStrategy):
         return agent
+    if isinstance(agent, SearchPlayer):
+        return SearchExposure(agent)
+    if isinstance(agent, RangeSearchAgent):
+        return RangeSearchExposure(agent)
+    if isinstance(agent, PolicyPlayer):
+        return PolicyExposure(agent)
     return None

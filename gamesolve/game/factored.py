@@ -275,19 +275,34 @@ def subtree_ends(form: FactoredGame) -> np.ndarray:
     return _subtree_ends(form.child_start, form.child_list, form.num_nodes)
 
 
-def round_depths(form: FactoredGame) -> np.ndarray:
-    """The actions from the start of each node's round (the root, or its last public chance
-    node) to the node."""
-    return _round_depths(form.node_kind, form.child_start, form.child_list, form.num_nodes)
+def round_segments(form: FactoredGame, actions: int | None, raises: int | None) -> np.ndarray:
+    """``int32[N]``: which stretch of its round each node is in, the round (from the root or its
+    last public chance node) cut into stretches of ``actions`` actions or ``raises`` raises,
+    whichever ends first (the ``raise`` action class; None: no such limit). A stretch starts
+    where the one before it reached a limit: where a depth-limited subgame from the stretch's
+    start has its leaves."""
+    raise_class = form.class_names.index("raise") if "raise" in form.class_names else -1
+    return _round_segments(form.node_kind, form.child_start, form.child_list, form.edge_class, raise_class,
+                           0 if actions is None else actions, 0 if raises is None else raises, form.num_nodes)  # fmt: skip
 
 
 @njit(cache=True)
-def _round_depths(kind, child_start, child_list, num_nodes):
-    depth = np.zeros(num_nodes, dtype=np.int32)
+def _round_segments(kind, child_start, child_list, edge_class, raise_class, max_actions, max_raises, num_nodes):
+    segment = np.zeros(num_nodes, dtype=np.int32)
+    actions = np.zeros(num_nodes, dtype=np.int32)  # since the stretch started
+    raises = np.zeros(num_nodes, dtype=np.int32)
     for node in range(num_nodes):  # parents come before their children
         for k in range(child_start[node], child_start[node + 1]):
-            depth[child_list[k]] = 0 if kind[node] == CHANCE else depth[node] + 1
-    return depth
+            child = child_list[k]
+            if kind[node] == CHANCE:
+                continue  # a new round: its first stretch, nothing counted
+            a = actions[node] + 1
+            r = raises[node] + (1 if raise_class >= 0 and edge_class[k] == raise_class else 0)
+            if (max_actions > 0 and a >= max_actions) or (max_raises > 0 and r >= max_raises):
+                segment[child] = segment[node] + 1
+            else:
+                segment[child], actions[child], raises[child] = segment[node], a, r
+    return segment
 
 
 @njit(cache=True)

@@ -19,7 +19,8 @@ import numpy as np
 
 from gamesolve.game.explicit_tree import ExplicitTree
 from gamesolve.game.state import CHANCE, TERMINAL, Game, State
-from gamesolve.search.nested import SearchAgent, SearchForm
+from gamesolve.game.factored import FactoredGame
+from gamesolve.search.nested import SearchAgent
 from gamesolve.search.policy import aligned, row_layout
 
 
@@ -107,9 +108,9 @@ def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[i
     return out
 
 
-def compose_form_policy(game: Game, form: SearchForm, make_agent: Callable[[int], SearchAgent],
+def compose_form_policy(game: Game, form: FactoredGame, make_agent: Callable[[int], SearchAgent],
                         on_decision: Callable[[], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(row_offset, rows)`` (:func:`~gamesolve.search.policy.row_layout` of ``form.form``):
+    """``(row_offset, rows)`` (:func:`~gamesolve.search.policy.row_layout` of ``form``):
     at every row of seat ``p``, the distribution ``make_agent(p)`` acts with there.
 
     Without an explicit tree the walk cannot visit every history; it follows one history per
@@ -117,7 +118,7 @@ def compose_form_policy(game: Game, form: SearchForm, make_agent: Callable[[int]
     one deal per private state it can hold. That reaches every row when public chance cannot
     depend on the others' private states (Liar's Dice: no public chance at all); a row it
     does not reach is an error, not a guess. ``on_decision`` is called per row composed."""
-    f = form.form
+    f = form
     row_offset, total = row_layout(f)
     rows = np.full(total, np.nan)
     for seat in range(game.num_players):

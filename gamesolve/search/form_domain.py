@@ -7,16 +7,28 @@ any size: Liar's Dice with two dice of six sides has 16.7 million public nodes),
 read by public node (:class:`~gamesolve.search.policy.StoreRows`: a strategy store, read
 lazily) and a :class:`~gamesolve.search.locate.FormLocator` that finds a history's node.
 
-Where it searches: from the first public state whose rest of the game has at most
-``end_nodes`` public nodes, the subgame to the end of the game with every action (no
-abstraction, hence never an added action), over both players' ranges at that root: vector
-CFR, the solver the core picks for that shape. On a game whose whole tree is that small (Kuhn,
-Liar's Dice with one die) the first decision is the root and one search covers the game.
-Before it, with ``depth``, a new root every ``depth`` actions and a subgame that deep whose
-leaves are valued by the blueprint's continuation strategies (supplement, "Depth-limited
-search"; :class:`~gamesolve.search.leaves.StoredLeafValues` for a blueprint in a strategy
-store); without, the blueprint plays. The ranges are carried from root to root by Bayes' rule
-with sigma (Algorithm 2, lines 16-19).
+Where it searches (a new root, Algorithm 2's lines 16-19, at each one; the ranges carried from
+root to root by Bayes' rule with sigma):
+
+* from the first public state whose rest of the game has at most ``end_nodes`` public nodes
+  and no public chance, the subgame to the end of the game. On a game whose whole tree is that
+  small (Kuhn, Liar's Dice with one die) the first decision is the root and one search covers
+  the game;
+* before it, with a ``depth`` limit (:class:`~gamesolve.search.subgame.DepthLimit`), at the
+  start of every betting round (public chance starts one) and, within a round, wherever the
+  subgame from the last root has its leaves (``actions:N``, ``raises:N``): the subgame from
+  there to the leaves, where each player picks one of the blueprint's continuation strategies
+  (supplement, "Depth-limited search"; the exact values of
+  :class:`~gamesolve.search.leaves.ExactLeafValues` where the blueprint is read by key,
+  :class:`~gamesolve.search.leaves.StoredLeafValues` for a blueprint in a strategy store), or
+  with ``depth=game`` to the end of the game; ``search_rounds`` and ``first_round`` name the
+  betting rounds that search;
+* elsewhere the blueprint plays.
+
+Every subgame offers every action (no abstraction, hence never an added action) and is solved
+over both players' ranges at its root: vector CFR, the solver the core picks for that shape.
+Roots are public states, the same for every seat, so the round a state is in is a function of
+the state (:meth:`FormSearchDomain.round_of`).
 
 Its private states are dealt once and kept to the end (what
 :class:`~gamesolve.search.beliefs.ItemRanges` carries); public chance may come between them
@@ -32,7 +44,7 @@ from collections.abc import Mapping
 import attrs
 import numpy as np
 
-from gamesolve.game.factored import CHANCE, FactoredGame, FormError, round_depths, subtree_ends
+from gamesolve.game.factored import CHANCE, FactoredGame, FormError, round_segments, subtree_ends
 from gamesolve.game.state import State
 from gamesolve.search.abstraction import AllActions
 from gamesolve.search.beliefs import ItemRanges
@@ -56,16 +68,17 @@ class FormSearchDomain:
     :param end_nodes: search the rest of the game once it has at most this many public nodes.
     """
 
-    def __init__(self, form: FactoredGame, rows, locator: FormLocator, end_nodes: int = END_NODES, depth: int | None = None,
-                 leaves: LeafEvaluator | None = None):  # fmt: skip
+    def __init__(self, form: FactoredGame, rows, locator: FormLocator, end_nodes: int = END_NODES,
+                 depth: DepthLimit | None = None, leaves: LeafEvaluator | None = None, first_round: bool = True,
+                 search_rounds: tuple[int, ...] | None = None):  # fmt: skip
         chance = form.node_kind == CHANCE
         if chance.any() and not form.has_constant_private_states():
             raise FormError(f"{form.game_name}: search over ranges needs private states that public chance leaves as "
                             f"they are (one reach vector per player); the core's nested search plays it")  # fmt: skip
         if end_nodes < 1:
             raise ValueError(f"end_nodes must be at least 1, got {end_nodes}")
-        if depth is not None and (depth < 1 or leaves is None):
-            raise ValueError(f"a depth-limited search needs a depth of at least 1 and leaf values, got depth {depth}")
+        if depth is not None and not depth.unlimited and leaves is None:
+            raise ValueError(f"a depth-limited search ({depth}) needs leaf values")
         self.form = form
         self.rows = rows
         self.locator = locator
@@ -73,11 +86,13 @@ class FormSearchDomain:
         self.items = np.full((int(form.num_private.max()), 1), -1, dtype=np.int64)  # no public items
         self.depth = depth
         self.leaves = leaves
+        self.first_round = first_round
+        self.search_rounds = search_rounds
         self._ends = subtree_ends(form)
         # Public chance below a node (preorder: its subtree is the range node .. end - 1).
         counts = np.concatenate([[0], np.cumsum(chance)])
         self._chance_below = counts[self._ends] > counts[np.arange(form.num_nodes)]
-        self._depths = round_depths(form) if depth is not None else None
+        self._segments = None if depth is None or depth.unlimited else round_segments(form, depth.actions, depth.raises)
         self._chance_into: dict[int, tuple[int, ...]] = {}
         self._parent = None
         self.subgame_form = functools.lru_cache(maxsize=self.FORMS_KEPT)(self._cut)
@@ -88,13 +103,13 @@ class FormSearchDomain:
         return int(self._ends[node]) - node <= self.end_nodes and not self._chance_below[node]
 
     def round_of(self, state: State) -> int:
-        """Rounds of ``depth`` actions within each stretch between public chance nodes (one per
-        stretch without a depth: the blueprint's), and a last one once the rest of the game is
-        searched to its end."""
+        """The betting round (the public chance nodes above), cut into the stretches the depth
+        limit's actions and raises give (a new root at each), and a last one once the rest
+        of the game is searched to its end."""
         node = self.locator.node(state)
         if self._to_the_end(node):
             return LAST_ROUND
-        within = 0 if self.depth is None else int(self._depths[node]) // self.depth
+        within = 0 if self._segments is None else int(self._segments[node])
         return int(self.form.node_level[node]) * (1 << 20) + within
 
     def public_items(self, state: State) -> tuple[int, ...]:
@@ -110,7 +125,16 @@ class FormSearchDomain:
         node = self.locator.node(root)
         if self._to_the_end(node):
             return _Subgame(self, node, None)
-        return None if self.depth is None else _Subgame(self, node, self.depth)
+        if self.depth is None or not self._searches(int(self.form.node_level[node])):
+            return None
+        return _Subgame(self, node, None if self.depth.unlimited else self.depth)
+
+    def _searches(self, betting_round: int) -> bool:
+        """Whether a root in ``betting_round`` (0: the first) searches: ``search_rounds``, and
+        the first round only with ``first_round`` (Pluribus plays the blueprint there)."""
+        if self.search_rounds is not None and betting_round not in self.search_rounds:
+            return False
+        return self.first_round or betting_round > 0
 
     def outcomes(self, node: int) -> tuple[int, ...]:
         """The public chance outcomes on the way to ``node``."""
@@ -143,27 +167,27 @@ class FormSearchDomain:
 
     FORMS_KEPT = 16
 
-    def _cut(self, node: int, depth: int | None) -> FactoredGame:
-        """The subgame from ``node``: ``depth`` actions deep with the leaf values' choice
-        chains at its leaves, or to the end of the game (None). Nothing in it depends on the
+    def _cut(self, node: int, depth: DepthLimit | None) -> FactoredGame:
+        """The subgame from ``node`` to the leaves of ``depth`` (their continuation choices
+        chained below them), or to the end of the game (None). Nothing in it depends on the
         ranges, so :meth:`subgame_form` keeps the most recent (a match keeps returning to the
         same roots)."""
         reach = np.ones((self.form.num_players, self.items.shape[0]))
-        limit = DepthLimit.end_of_game() if depth is None else DepthLimit(end_of_round=True, actions=depth)
+        limit = DepthLimit.end_of_game() if depth is None else depth
         spec = SubgameSpec(self.form, node, reach, self.outcomes(node), AllActions(), limit, None if depth is None else self.leaves)
         return build_subgame(spec).form
 
 
 @attrs.frozen(eq=False)
 class _Subgame:
-    """The subgame from ``node``, every action offered: ``depth`` actions deep, or to the end."""
+    """The subgame from ``node``, every action offered: to the leaves of ``depth``, or to the end."""
 
     domain: FormSearchDomain
     node: int
-    depth: int | None
+    depth: DepthLimit | None
 
     @property
-    def memo_key(self) -> tuple[int, int | None]:
+    def memo_key(self) -> tuple[int, DepthLimit | None]:
         """The subgame depends on its root and depth alone (and the ranges, which the agent adds)."""
         return self.node, self.depth
 

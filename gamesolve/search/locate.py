@@ -29,7 +29,10 @@ class FormLocator:
         self._private: dict[tuple[str, int], dict[str, int]] = {}
         self._contract = None
         if form.locate is not None and form.node_keys:
-            self._node = {key: node for node, key in enumerate(form.node_keys)}
+            for node, key in enumerate(form.node_keys):
+                if self._node.setdefault(key, node) != node:
+                    raise FormError(f"{form.game_name}: public state {key!r} names more than one node (a hidden action); "
+                                    f"search needs public states")  # fmt: skip
             return
         contract = game.factored_contract() if hasattr(game, "factored_contract") else None
         if contract is None:

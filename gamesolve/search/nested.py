@@ -102,7 +102,7 @@ class SearchConfig:
         a bad one."""
         known = {
             "k": int, "iterations": int, "algorithm": str, "play": str, "first_round": str, "bias_factor": float,
-            "depth": _parse_depth, "search_rounds": lambda v: tuple(int(x) for x in v.split(",")),
+            "depth": DepthLimit.parse, "search_rounds": lambda v: tuple(int(x) for x in v.split(",")),
             "sampling_above": int, "mccfr_iterations": int, "rollouts": int, "beliefs": str, "seed": int,
             "seconds": float,
         }  # fmt: skip
@@ -134,21 +134,6 @@ class SearchConfig:
         if self.rollouts is None:
             return ExactLeafValues(continuations)
         return SampledLeafValues(continuations, self.rollouts, self.seed)
-
-
-def _parse_depth(text: str) -> DepthLimit:
-    if text == "game":
-        return DepthLimit.end_of_game()
-    end_of_round, limits = False, {}
-    for part in text.split("+"):
-        name, _, n = part.partition(":")
-        if name == "round" and not n:
-            end_of_round = True
-        elif name in ("actions", "raises") and n:
-            limits[name] = int(n)
-        else:
-            raise ValueError(part)
-    return DepthLimit(end_of_round=end_of_round, **limits)
 
 
 class SearchForm:

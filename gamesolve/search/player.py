@@ -1,33 +1,33 @@
 """Agents for matches that play a stored policy: as it is (``policy``), or as the blueprint of
-real-time search (``search``, Algorithm 2 via :class:`~gamesolve.search.nested.SearchAgent`).
+real-time search (``search``, Algorithm 2: the core's range search agent,
+:class:`~gamesolve.search.range_agent.RangeSearchAgent` over
+:class:`~gamesolve.search.form_domain.FormSearchDomain`).
 
-Both work for any game small enough for the explicit compiler and read any stored strategy:
-a policy store (``gamesolve solve --out`` of a tabular or vector solver, or the ``policy``
-of an MCCFR store) or a blueprint strategy store (read through the factored form it was
-trained on). ``search`` searches over the game's lossless factored form. Registered by the
-core like any plugin's agents::
+Both read any stored strategy: a policy store (``gamesolve solve --out`` of a tabular or vector
+solver, or the ``policy`` of an MCCFR store) or a blueprint strategy store (read through the
+factored form it was trained on: by key where the form keeps keys, else by public node,
+:class:`~gamesolve.search.policy.NodePolicy`, as for Liar's Dice with two dice of six sides).
+``search`` searches over the game's lossless factored form. Registered by the core like any
+plugin's agents::
 
     gamesolve solve --game leduc -p abstraction=coarse --algo mccfr-p --iterations 1000000 --out bp
     gamesolve match --game leduc --agents search:store=bp,policy:store=bp --hands 20000
     gamesolve match --game leduc --agents search:store=bp:k=1:play=average,policy:store=bp
+    gamesolve match --game liars_dice -p dice=2 --agents search:store=bp:seconds=0:iterations=200,policy:store=bp
 
 Options: ``store=PATH`` (both); ``policy=average|current`` (which stored policy); for
-``search`` every :meth:`SearchConfig.from_options` key (``k``, ``play``, ``depth``, ...).
-
-A blueprint trained on a form too large to name its public states (a factored contract above
-its key limit: Liar's Dice with two dice of six sides) is read by public node instead
-(:class:`~gamesolve.search.policy.NodePolicy`), and ``search`` over it is the core's range
-search agent (:class:`~gamesolve.search.range_agent.RangeSearchAgent` over
-:class:`~gamesolve.search.form_domain.FormSearchDomain`; options ``seconds``, ``iterations``,
-``algorithm``, ``play``, ``threads``, ``end_nodes``, ``depth``, ``k``)::
-
-    gamesolve match --game liars_dice -p dice=2 --agents search:store=bp:seconds=0:iterations=200,policy:store=bp
+``search`` those of :func:`range_search_player` (``k``, ``play``, ``depth``, ``iterations``,
+``seconds``, ...). ``agent=nested`` plays the nested agent instead
+(:mod:`gamesolve.search.nested`, every :meth:`SearchConfig.from_options` key), as do
+``beliefs=exact`` (the check: every history enumerated) and the options only it has
+(``sampling_above``, ``mccfr_iterations``): issue 33 folds them into the range agent.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import numpy as np
 
 from gamesolve.agents import Agent, AgentSpec, hand_seed
@@ -35,12 +35,14 @@ from gamesolve.game.state import Game, State
 from gamesolve.hookspecs import hookimpl
 from gamesolve.options import typed_options
 from gamesolve.search.form_domain import END_NODES, FormSearchDomain
-from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, StoredLeafValues
+from gamesolve.game.continuation import MAX_CONTINUATIONS
+from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, SampledLeafValues, StoredLeafValues
 from gamesolve.search.locate import FormLocator
 from gamesolve.search.nested import SearchAgent, SearchCache, SearchConfig, SearchForm
 from gamesolve.search.policy import KeyedRows, NodePolicy, Policy, StoredPolicy, StoreRows, TabularPolicy
-from gamesolve.search.range_agent import RangeSearchAgent
+from gamesolve.search.range_agent import RangeSearchAgent, SolveMemo
 from gamesolve.search.range_solve import RangeSolveConfig
+from gamesolve.search.subgame import DepthLimit
 
 
 class PolicyPlayer(Agent):
@@ -158,11 +160,12 @@ def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | 
             return agent
 
     options = dict(options)
-    agent = options.pop("agent", "nested")
-    if agent not in ("nested", "range"):
-        raise ValueError(f"search option agent must be nested or range, got {agent!r}")
+    agent = search_implementation(options)
     blueprint = stored_policy(game, store, policy, plugins)
     if isinstance(blueprint, NodePolicy):  # a form too large to name its public states
+        if agent == "nested":
+            raise ValueError(f"{game.describe()}'s blueprint is read by public node: only the range search agent plays it "
+                             f"(search options beliefs=exact, sampling_above and mccfr_iterations need the nested agent)")  # fmt: skip
         return range_search_player(game, blueprint, options, seed)
     if agent == "range":
         return keyed_range_search_player(game, search_form(game, plugins).form, blueprint, options, seed)
@@ -170,39 +173,102 @@ def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | 
     return SearchPlayer(game, blueprint, search_form(game, plugins), config, seed)
 
 
-RANGE_OPTIONS = {"seconds": float, "iterations": int, "algorithm": str, "play": str, "threads": int, "end_nodes": int,
-                 "depth": int, "k": int}  # fmt: skip
+NESTED_ONLY = ("sampling_above", "mccfr_iterations")
+"""Search options only the nested agent (:mod:`gamesolve.search.nested`) has, besides
+``beliefs=exact`` (the check: every history enumerated)."""
+
+
+def search_implementation(options: dict[str, str]) -> str:
+    """Which agent plays Algorithm 2 (``options``' ``agent`` and ``beliefs``, taken out of
+    them): the range agent, unless ``agent=nested``, ``beliefs=exact`` or a nested-only option
+    asks for the nested agent (the check and the features not folded into the range agent
+    yet, issue 33)."""
+    agent = options.pop("agent", None)
+    if agent not in (None, "range", "nested"):
+        raise ValueError(f"search option agent must be range or nested, got {agent!r}")
+    beliefs = options.get("beliefs", "range")
+    if beliefs not in ("range", "exact"):
+        raise ValueError(f"search option beliefs must be range or exact, got {beliefs!r}")
+    nested = beliefs == "exact" or any(key in options for key in NESTED_ONLY)
+    if agent == "range" and nested:
+        raise ValueError(f"search options beliefs=exact, {', '.join(NESTED_ONLY)} need agent=nested")
+    if agent == "nested" or nested:
+        return "nested"
+    options.pop("beliefs", None)
+    return "range"
+
+
+RANGE_OPTIONS = {
+    "seconds": float, "iterations": int, "algorithm": str, "play": str, "threads": int, "end_nodes": int,
+    "depth": DepthLimit.parse, "k": int, "bias_factor": float, "rollouts": int, "seed": int, "first_round": str,
+    "search_rounds": lambda text: tuple(int(x) for x in text.split(",")),
+}  # fmt: skip
 
 
 def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, str], seed: int,
-                        keyed: Policy | None = None) -> RangeSearchAgent:  # fmt: skip
+                        keyed: Policy | None = None, memo: SolveMemo | None = None) -> RangeSearchAgent:  # fmt: skip
     """The core's range search agent over the form ``blueprint`` is read through
     (:class:`~gamesolve.search.form_domain.FormSearchDomain`), options as the ``search:`` agent
     text gives them: ``seconds``, ``iterations``, ``algorithm``, ``play``, ``threads``
     (:class:`RangeSolveConfig`); ``end_nodes`` (search to the end of the game from there);
-    ``depth`` (before that, subgames of this many actions whose leaves are valued by the
-    blueprint's ``k`` continuation strategies; 0, the default: the blueprint plays there).
-    ``keyed``: the blueprint as a policy read by key, where the form keeps keys (its
-    continuation strategies are then computed exactly, :class:`ExactLeafValues`); else the
-    strategy store's own continuation strategies value the leaves."""
+    ``depth`` (before that, :meth:`DepthLimit.parse`: ``round``, ``game``, ``actions:N``,
+    ``raises:N`` joined by ``+``; a number N is ``round+actions:N``), whose leaves are valued by
+    ``k`` continuation strategies of the blueprint biased by ``bias_factor``;
+    ``first_round=blueprint`` (the first betting round plays the blueprint, as Pluribus');
+    ``search_rounds`` (comma-separated betting rounds that search, 0 the first).
+
+    ``keyed``: the blueprint as a policy read by key, where the form keeps keys: its
+    continuation strategies are then played out exactly (:class:`ExactLeafValues`) or by
+    ``rollouts`` sampled rollouts (seeded by ``seed``), ``depth`` is ``round`` and ``seconds`` 0
+    (no time budget) unless given;
+    else the strategy store's own continuation strategies value the leaves, and without
+    ``depth`` the blueprint plays until the rest of the game has at most ``end_nodes`` nodes.
+    ``memo``: kept solves shared with other agents (:class:`SolveMemo`)."""
     values = typed_options(options, RANGE_OPTIONS, f"search option for {game.describe()}:")
+    if keyed is not None:
+        values.setdefault("seconds", 0.0)  # a game small enough for keys: iteration caps, play reproducible anywhere
     end_nodes = values.pop("end_nodes", END_NODES)
-    depth = values.pop("depth", 0) or None
+    depth = values.pop("depth", DepthLimit() if keyed is not None else None)
     k = values.pop("k", 4)
+    bias_factor, rollouts, rollout_seed = values.pop("bias_factor", None), values.pop("rollouts", None), values.pop("seed", 0)
+    first_round = values.pop("first_round", "search")
+    search_rounds = values.pop("search_rounds", None)
+    if first_round not in ("search", "blueprint"):
+        raise ValueError(f"search option first_round must be search or blueprint, got {first_round!r}")
+    if k < 1 or k > MAX_CONTINUATIONS:
+        raise ValueError(f"search option k must be {'at least 1' if k < 1 else f'at most {MAX_CONTINUATIONS}'}, got {k}")
+    if bias_factor is not None and not bias_factor > 0:
+        raise ValueError(f"search option bias_factor must be positive, got {bias_factor}")
+    if rollouts is not None and rollouts < 1:
+        raise ValueError(f"search option rollouts must be at least 1, got {rollouts}")
     config = RangeSolveConfig(**values)  # ValueError naming a bad option
     form = blueprint.locator.form
     leaves = None
-    if depth is not None:
-        leaves = StoredLeafValues(form, blueprint.rows.store, k) if keyed is None else ExactLeafValues(ContinuationStrategies(form, keyed, k))
-    domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, end_nodes, depth, leaves)
-    return RangeSearchAgent(game, PolicyPlayer(keyed or blueprint, seed), domain, config, seed)
+    if depth is not None and not depth.unlimited:
+        if keyed is None:
+            if bias_factor is not None or rollouts is not None:
+                raise ValueError("search options bias_factor and rollouts apply to a blueprint read by key; the leaves of "
+                                 "a form without keys are valued by the strategy store's own continuation strategies")  # fmt: skip
+            leaves = StoredLeafValues(form, blueprint.rows.store, k)
+        else:
+            continuations = ContinuationStrategies(form, keyed, k, 5.0 if bias_factor is None else bias_factor)
+            leaves = ExactLeafValues(continuations) if rollouts is None else SampledLeafValues(continuations, rollouts, rollout_seed)
+    domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, end_nodes, depth, leaves, first_round == "search", search_rounds)
+    agent = RangeSearchAgent(game, PolicyPlayer(keyed or blueprint, seed), domain, config, seed, memo)
+    agent.settings = {
+        **attrs.asdict(config), "k": k, "depth": None if depth is None else str(depth), "end_nodes": end_nodes,
+        "bias_factor": bias_factor, "rollouts": rollouts, "first_round": first_round,
+        "search_rounds": None if search_rounds is None else list(search_rounds), "beliefs": "range",
+    }  # fmt: skip
+    return agent
 
 
-def keyed_range_search_player(game: Game, form, blueprint: Policy, options: dict[str, str], seed: int) -> RangeSearchAgent:
+def keyed_range_search_player(game: Game, form, blueprint: Policy, options: dict[str, str], seed: int,
+                              memo: SolveMemo | None = None) -> RangeSearchAgent:  # fmt: skip
     """:func:`range_search_player` over ``blueprint`` read by key on ``form``, the game's
     lossless form with keys (its continuation leaves computed exactly)."""
     rows = NodePolicy(KeyedRows(form, blueprint), FormLocator(game, form))
-    return range_search_player(game, rows, options, seed, keyed=blueprint)
+    return range_search_player(game, rows, options, seed, keyed=blueprint, memo=memo)
 
 
 def search_form(game: Game, plugins: Any = None) -> SearchForm:

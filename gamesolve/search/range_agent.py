@@ -74,24 +74,27 @@ class RangeSearchAgent(Agent):
     """The exposure for the private state the agent holds is exactly what it plays (tested):
     AIVAT's corrections at chance and at its own decisions hold with that state alone."""
 
-    def __init__(self, game, blueprint, domain: SearchDomain, config: RangeSolveConfig = RangeSolveConfig(), seed: int = 0):
+    def __init__(self, game, blueprint, domain: SearchDomain, config: RangeSolveConfig = RangeSolveConfig(), seed: int = 0,
+                 memo: SolveMemo | None = None):  # fmt: skip
         self.game = game
         self.blueprint = blueprint
         self.domain = domain
         self.config = config
         self.num_private = int(domain.items.shape[0])
         self.seed = seed
-        # Solves kept across hands, by what decides them: the plan's key (a plugin that names
-        # its round's subgame), the ranges at the root, the added actions and the frozen rows.
-        # Only vector CFR without a time budget is kept: it draws no random numbers and stops at
-        # its iteration cap, so a kept solve is exactly the one that would be computed again.
-        self._memo: dict[tuple, SolvedSubgame] = {}
+        self.memo = memo if memo is not None else SolveMemo()
+        self.settings: dict = {}  # the options it was built with, to report (e.g. ``exploitability --search``)
         self.new_hand(0, 0)
 
     # -- a hand --------------------------------------------------------------------------
     def new_hand(self, seat: int, hand: int) -> None:
         self.blueprint.new_hand(seat, hand)
         self.rng = np.random.default_rng(hand_seed(self.seed, hand))
+        self._start_hand(seat)
+
+    def _start_hand(self, seat: int) -> None:
+        """The agent's state at the start of a hand in ``seat`` (the blueprint's and the
+        random numbers aside)."""
         self.seat = seat
         self.decisions: list[Decision] = []  # this hand's
         self.ranges = ItemRanges.initial(self.domain.items, self.game.num_players)  # at the round's root
@@ -246,25 +249,21 @@ class RangeSearchAgent(Agent):
         it stops when the time budget is spent and plays what there is."""
         self.solved, self.stale = None, False
         key = self._memo_key()
-        if key is not None and key in self._memo:
-            self.solved = self._memo.pop(key)
-            self._memo[key] = self.solved  # the most recently used last
+        kept = self.memo.get(key)
+        if kept is not None:
+            self.solved = kept
             return
         subgame = self._subgame()
         if subgame is None:
             return  # the beliefs say this cannot happen: play the blueprint
         self.solved = solve_subgame(subgame, self.config, self.num_private, self._frozen_rows(subgame.form), self.rng,
                                     self._budget, self._readout)  # fmt: skip
+        self.memo.solves += 1
         if key is not None and self.solved.solver is not None:
-            self._memo[key] = self.solved
-            while len(self._memo) > self.MEMO_SOLVES:
-                del self._memo[next(iter(self._memo))]
-
-    MEMO_SOLVES = 64
-    """Solves kept across hands (a Liar's Dice 2x6 subgame of 32,768 nodes holds about 30 MB)."""
+            self.memo.keep(key, self.solved)
 
     def _memo_key(self) -> tuple | None:
-        """What decides the round's solve, where a kept one may stand for it (see ``__init__``)."""
+        """What decides the round's solve, where a kept one may stand for it (:class:`SolveMemo`)."""
         plan_key = getattr(self.plan, "memo_key", None)
         if plan_key is None or self.config.seconds > 0:
             return None
@@ -360,6 +359,19 @@ class RangeSearchAgent(Agent):
         other.frozen, other._played, other._probes, other._deadline = dict(self.frozen), {}, {}, None
         return other
 
+    def replayed(self, seat: int, path) -> RangeSearchAgent:
+        """A copy that played the hand of ``path`` (its ``(state, action)`` transitions from the
+        start) in ``seat``: what an agent holding that hand's private state would have done (its
+        own earlier rows frozen with that state's probabilities). Nothing of this agent changes;
+        the kept solves are shared. Its :meth:`policy` is the agent's exposure over its range
+        (exact without a time budget: the solves depend on the hand alone)."""
+        probe = copy.copy(self)
+        probe.rng = _copy_rng(self.rng)
+        probe._start_hand(seat)
+        for before, action in path:
+            probe.observe(before, action)
+        return probe
+
     def policy(self, state: State) -> dict[int, float]:
         """``{real action: probability}`` that :meth:`act` samples from at ``state`` for the
         private state the agent holds, its row there frozen as :meth:`act` freezes it; the
@@ -386,6 +398,44 @@ class RangeSearchAgent(Agent):
             before = before.child(action)
         found = probe._strategy(state) if probe.plan is not None else None
         return None if found is None else _by_real_action(self.domain, state, found[1], found[2])
+
+
+class SolveMemo:
+    """Solves kept across hands (and by the agents sharing it), by what decides them: the plan's
+    key (a plugin that names its round's subgame), the ranges at the root, the added actions and
+    the frozen rows. Only vector CFR without a time budget is kept: it draws no random numbers
+    and stops at its iteration cap, so a kept solve is exactly the one that would be computed
+    again. The most recently used are kept up to ``max_bytes`` of their tables (None: all, as
+    composing the agent's whole strategy wants; a Liar's Dice 2x6 subgame of 32,768 nodes holds
+    about 30 MB, a Leduc round's a few kilobytes); ``solves`` counts the solves run."""
+
+    def __init__(self, max_bytes: int | None = 2**30):
+        self.max_bytes = max_bytes
+        self.solves = 0
+        self._kept: dict[tuple, tuple[SolvedSubgame, int]] = {}
+        self._bytes = 0
+
+    def get(self, key: tuple | None) -> SolvedSubgame | None:
+        if key is None or key not in self._kept:
+            return None
+        kept = self._kept[key] = self._kept.pop(key)  # the most recently used last
+        return kept[0]
+
+    def keep(self, key: tuple, solved: SolvedSubgame) -> None:
+        size = _array_bytes(solved.solver)
+        self._kept[key] = (solved, size)
+        self._bytes += size
+        while self.max_bytes is not None and self._bytes > self.max_bytes:
+            self._bytes -= self._kept.pop(next(iter(self._kept)))[1]
+
+
+def _array_bytes(solver) -> int:
+    """The bytes of the arrays ``solver`` holds (its own and in its bundles of arrays)."""
+    total = 0
+    for value in vars(solver).values():
+        parts = value if isinstance(value, tuple) else (value,)
+        total += sum(part.nbytes for part in parts if isinstance(part, np.ndarray))
+    return total
 
 
 def _copy_rng(rng: np.random.Generator) -> np.random.Generator:

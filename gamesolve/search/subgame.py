@@ -48,6 +48,27 @@ class DepthLimit:
     def end_of_game(cls) -> DepthLimit:
         return cls(end_of_round=False)
 
+    @classmethod
+    def parse(cls, text: str) -> DepthLimit:
+        """The limit the search option ``depth`` names: ``game``, or ``+``-joined ``round``,
+        ``actions:N``, ``raises:N`` (``round+raises:2``: the end of the round or right after
+        the second raise); a bare number ``N`` is ``round+actions:N``. :class:`ValueError`
+        names a part it does not know."""
+        if text == "game":
+            return cls.end_of_game()
+        if text.isdigit():
+            return cls(actions=_at_least_one("actions", text))
+        end_of_round, limits = False, {}
+        for part in text.split("+"):
+            name, _, n = part.partition(":")
+            if name == "round" and not n:
+                end_of_round = True
+            elif name in ("actions", "raises") and n:
+                limits[name] = _at_least_one(name, n)
+            else:
+                raise ValueError(f"depth must be game, or round, actions:N, raises:N joined by '+', got {text!r}")
+        return cls(end_of_round=end_of_round, **limits)
+
     @property
     def unlimited(self) -> bool:
         return not self.end_of_round and self.actions is None and self.raises is None
@@ -61,6 +82,13 @@ class DepthLimit:
         if self.raises is not None:
             parts.append(f"{self.raises} raises")
         return " or ".join(parts)
+
+
+def _at_least_one(name: str, text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise ValueError(f"depth {name} must be at least 1, got {n}")
+    return n
 
 
 @attrs.frozen(eq=False)

@@ -18,7 +18,7 @@ from gamesolve.game.state import CHANCE
 from gamesolve.plugins import make_plugin_manager
 from gamesolve.game.factored_compiler import compile_factored
 from gamesolve.search import SearchConfig, SearchForm, TabularPolicy
-from gamesolve.search.player import PolicyPlayer, SearchPlayer
+from gamesolve.search.player import PolicyPlayer, SearchPlayer, keyed_range_search_player
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve_kuhn import KuhnGame
 from gamesolve_leduc import LeducGame
@@ -133,12 +133,19 @@ def test_on_leduc_over_many_seeds_aivat_agrees_with_the_plain_mean_and_the_exact
     assert aivat_se < plain_se / 1.5
 
 
-def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, leduc_host):
+@pytest.mark.parametrize("agent", ["range", "nested"])
+def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, leduc_host, agent):
     game = KuhnGame(2)
     blueprint = TabularPolicy.from_slots(kuhn2_tree, cfr_policy(kuhn2_tree, 20, "cfr"))
-    player = SearchPlayer(game, blueprint, SearchForm(compile_factored(game)), SearchConfig(k=2, iterations=100), seed=3)
+    if agent == "range":
+        player = keyed_range_search_player(game, compile_factored(game), blueprint, {"k": "2", "iterations": "100", "seconds": "0"}, 3)
+        live = lambda: player  # noqa: E731
+    else:
+        player = SearchPlayer(game, blueprint, SearchForm(compile_factored(game)), SearchConfig(k=2, iterations=100), seed=3)
+        live = lambda: player.agent  # noqa: E731
     other = PolicyPlayer(TabularPolicy.from_slots(kuhn2_tree, kuhn2_tree.uniform_policy()), seed=4)
     exposure = exposure_of(player)
+    assert getattr(exposure, "strategy_is_exact", True)
     checked = 0
     for hand in range(30):
         seat = hand % 2
@@ -154,7 +161,7 @@ def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, ledu
             else:
                 if p == seat:
                     exposed = exposure.action_probabilities(state, seat, tuple(steps))
-                    assert exposed == player.agent.policy(state)
+                    assert exposed == live().policy(state)
                     checked += 1
                 action = seated[p].act(state, p)
             for agent in seated:

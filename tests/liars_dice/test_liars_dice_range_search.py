@@ -24,6 +24,7 @@ from gamesolve.search.form_domain import LAST_ROUND, FormSearchDomain
 from gamesolve.search.locate import FormLocator
 from gamesolve.search.player import PolicyPlayer, range_search_player
 from gamesolve.search.policy import NodePolicy, StoredPolicy, StoreRows
+from gamesolve.search.subgame import DepthLimit
 from gamesolve.store.strategy_store import StrategyStore
 
 
@@ -162,8 +163,13 @@ def test_a_search_over_the_whole_game_solves_it(game, keyless, store):
 
 
 def test_unknown_search_options_are_named(game, keyless, store):
-    with pytest.raises(ValueError, match=r"unknown search option for liars_dice.*: 'rollouts' \(known: seconds, iterations"):
-        search_agent(game, keyless, store, rollouts="2")
+    with pytest.raises(ValueError, match=r"unknown search option for liars_dice.*: 'colour' \(known: seconds, iterations"):
+        search_agent(game, keyless, store, colour="red")
+
+
+def test_leaves_of_a_form_without_keys_take_the_stores_continuation_strategies(game, keyless, store):
+    with pytest.raises(ValueError, match="bias_factor and rollouts apply to a blueprint read by key"):
+        search_agent(game, keyless, store, depth="2", rollouts="2")
 
 
 def test_match_plays_the_search_agent_over_a_blueprint_on_a_form_without_keys(host, store, monkeypatch, tmp_path):
@@ -216,7 +222,7 @@ def test_a_kept_solve_plays_what_solving_again_would(game, keyless, store, monke
     kept_actions = play_hands(kept, opponent, game, 60)
     kept_solves = len(solves)
     fresh = search_agent(game, keyless, store, end_nodes="300", iterations="30")
-    fresh.MEMO_SOLVES = 0
+    fresh.memo.max_bytes = 0
     assert play_hands(fresh, opponent, game, 60) == kept_actions
     assert 0 < kept_solves < len(solves) - kept_solves
 
@@ -268,7 +274,7 @@ def test_stored_leaf_values_follow_the_stores_continuation_strategies(keyed, sto
 def test_a_depth_limited_search_moves_its_root_every_depth_actions(game, keyless, store):
     agent = search_agent(game, keyless, store, depth="2", end_nodes="100", iterations="20")
     state = play_to(agent, game, 0, (3, 5), ())
-    assert agent.plan is not None and agent.plan.depth == 2
+    assert agent.plan is not None and agent.plan.depth == DepthLimit(actions=2)
     agent.act(state, 0)
     assert agent.last_searched and agent.domain.leaves.leaves_evaluated > 0
     for bid in (1, 3):  # two bids later: the next round's root

@@ -12,7 +12,9 @@ from gamesolve.evaluate.vector_best_response import evaluate_rows
 from gamesolve.game.explicit_tree import compile_explicit_tree
 from gamesolve.game.factored_compiler import compile_factored
 from gamesolve.search import SearchAgent, SearchCache, SearchConfig, SearchForm, TabularPolicy, compose_agent_policy
-from gamesolve.search.compose import compose_form_policy
+from gamesolve.search.compose import RangeSeat, compose_form_policy
+from gamesolve.search.player import keyed_range_search_player
+from gamesolve.search.range_agent import SolveMemo
 from gamesolve.search.policy import policy_rows
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve_liars_dice import LiarsDiceGame
@@ -27,20 +29,25 @@ def liars_dice():
     return game, tree, SearchForm(compile_factored(game)), TabularPolicy.from_slots(tree, cfr.average_policy())
 
 
-def both(liars_dice, **options):
+def both(liars_dice, agent="range", **options):
+    """The agent's strategy composed on the explicit tree and on the form's rows."""
     game, tree, form, blueprint = liars_dice
-    config = SearchConfig(iterations=40, **options)
-    make = lambda cache: lambda seat: SearchAgent(game, blueprint, form, seat, config, cache=cache)  # noqa: E731
-    slots = compose_agent_policy(game, tree, make(SearchCache()))
-    offsets, rows = compose_form_policy(game, form, make(SearchCache()))
+    options = {"iterations": "40", **options}
+    if agent == "range":
+        make = lambda: lambda seat, one=keyed_range_search_player(game, form.form, blueprint, options, 0, SolveMemo(None)): RangeSeat(one, seat)  # noqa: E731
+    else:
+        config = SearchConfig.from_options(options)
+        make = lambda: lambda seat, cache=SearchCache(): SearchAgent(game, blueprint, form, seat, config, cache=cache)  # noqa: E731
+    slots = compose_agent_policy(game, tree, make())
+    offsets, rows = compose_form_policy(game, form.form, make())
     return slots, offsets, rows
 
 
-@pytest.mark.parametrize("options", [{}, {"depth": SearchConfig.from_options({"depth": "actions:2"}).depth, "play": "average"}],
-                         ids=["whole-round", "depth-limited"])  # fmt: skip
-def test_the_form_composition_plays_what_the_tree_composition_plays(liars_dice, options):
+@pytest.mark.parametrize("agent", ["range", "nested"])
+@pytest.mark.parametrize("options", [{}, {"depth": "actions:2", "play": "average"}], ids=["whole-round", "depth-limited"])
+def test_the_form_composition_plays_what_the_tree_composition_plays(liars_dice, agent, options):
     game, tree, form, _ = liars_dice
-    slots, offsets, rows = both(liars_dice, **options)
+    slots, offsets, rows = both(liars_dice, agent, **options)
     f, start = form.form, tree.infoset_slot_start
     for i, key in enumerate(tree.infoset_keys):
         node, private = f.locate(key)

@@ -43,7 +43,9 @@ def test_the_search_agent_beats_its_own_blueprint_head_to_head(plugins, leduc, b
 
 def test_search_options_reach_the_agent(plugins, leduc, blueprint_store):
     (agent,), _ = make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:k=1:play=average"], 0, plugins=plugins.pm)
-    assert agent.config.k == 1 and agent.config.play == "average"
+    assert agent.config.play == "average" and agent.domain.leaves.continuations.k == 1
+    (nested,), _ = make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:agent=nested:k=1:play=average"], 0, plugins=plugins.pm)
+    assert nested.config.k == 1 and nested.config.play == "average"
 
 
 def test_a_search_match_over_workers_equals_the_single_process_one(plugins, leduc, blueprint_store):
@@ -124,5 +126,5 @@ def test_the_range_agent_beats_its_blueprint_on_leduc(plugins, leduc, blueprint_
 
 
 def test_an_unknown_search_agent_is_named(plugins, leduc, blueprint_store):
-    with pytest.raises(MatchError, match="search option agent must be nested or range, got 'other'"):
+    with pytest.raises(MatchError, match="search option agent must be range or nested, got 'other'"):
         make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:agent=other"], 0, plugins=plugins.pm)

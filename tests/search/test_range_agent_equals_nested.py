@@ -36,25 +36,26 @@ def searched(runner, game, store, *settings):
     return json.loads(result.output.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("game, iterations, range_settings, shared", [
-    ("kuhn", 30, (), ()),
-    ("liars_dice", 30, (), ("iterations=100",)),
-    ("leduc", 50, ("depth=100",), ("iterations=100",)),
+@pytest.mark.parametrize("game, iterations, shared", [
+    ("kuhn", 30, ()),
+    ("liars_dice", 30, ("iterations=100",)),
+    ("leduc", 50, ("iterations=100",)),
+    ("leduc", 50, ("iterations=100", "k=1", "play=average")),
 ])  # fmt: skip
-def test_the_range_agent_composes_to_the_nested_agents_exploitability(runner, tmp_path_factory, game, iterations, range_settings, shared):
+def test_the_range_agent_composes_to_the_nested_agents_exploitability(runner, tmp_path_factory, game, iterations, shared):
+    """With the same options (the default agent is the range agent)."""
     store = solved(runner, tmp_path_factory, game, iterations)
-    nested = searched(runner, game, store, *shared)
-    ranged = searched(runner, game, store, "agent=range", *range_settings, *shared)
-    assert ranged["search"]["agent"] == "range" and "k" in nested["search"]
+    nested = searched(runner, game, store, "agent=nested", *shared)
+    ranged = searched(runner, game, store, *shared)
+    assert ranged["search"]["agent"] == "range" and nested["search"]["agent"] == "nested"
     assert ranged["exploitability"] == pytest.approx(nested["exploitability"], abs=1e-12)
     assert ranged["game_value"] == pytest.approx(nested["game_value"], abs=1e-12)
 
 
 def test_the_range_agent_is_composed_without_a_time_budget(runner, tmp_path_factory):
     store = solved(runner, tmp_path_factory, "kuhn", 10)
-    result = runner.invoke(cli, ["exploitability", "--game", "kuhn", "--store", str(store), "--search", "-s", "agent=range",
-                                 "-s", "seconds=2"])  # fmt: skip
+    result = runner.invoke(cli, ["exploitability", "--game", "kuhn", "--store", str(store), "--search", "-s", "seconds=2"])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
-        "Error: -s agent=range composes the agent's strategy exactly: it takes no time budget (seconds=0)"
+        "Error: --search composes the agent's strategy exactly: it takes no time budget (seconds=0)"
     ]

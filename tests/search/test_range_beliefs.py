@@ -9,7 +9,7 @@ import pytest
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.explicit_tree import compile_explicit_tree
 from gamesolve.game.factored_compiler import compile_factored
-from gamesolve.search import SearchAgent, SearchCache, SearchConfig, SearchForm, TabularPolicy, compose_agent_policy
+from gamesolve.search import DepthLimit, SearchAgent, SearchCache, SearchConfig, SearchForm, TabularPolicy, compose_agent_policy
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve_leduc import LeducGame
 from gamesolve_liars_dice import LiarsDiceGame
@@ -34,11 +34,9 @@ def rough_blueprint(tree, iterations=30):
     {"k": 4, "iterations": 200, "depth": "actions:2"},
 ])
 def test_two_player_leduc_range_equals_exact(leduc2_tree, leduc2_search, config):
-    from gamesolve.search.nested import _parse_depth
-
     config = dict(config)
     if "depth" in config:
-        config["depth"] = _parse_depth(config["depth"])
+        config["depth"] = DepthLimit.parse(config["depth"])
     blueprint = rough_blueprint(leduc2_tree)
     game = LeducGame(2)
     exact = composed_policy(game, leduc2_tree, leduc2_search, blueprint, "exact", **config)
