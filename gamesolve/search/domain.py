@@ -59,7 +59,12 @@ class RangeSubgame:
 
 
 class RoundPlan(Protocol):
-    """How one round is searched from its root (the plugin builds it at the root)."""
+    """How one round is searched from its root (the plugin builds it at the root).
+
+    Two optional attributes: ``memo_key``, what the round's subgame depends on besides the
+    ranges, added actions and frozen rows (the agent then keeps its solves across hands without
+    a time budget: :class:`~gamesolve.search.range_agent.SolveMemo`); ``offers_every_action``,
+    true where the subgame has no action abstraction (an opponent's action is never added)."""
 
     def label(self, state: State, action: int) -> int:
         """The subgame's label of real ``action`` at ``state`` (e.g. a raise past the effective

@@ -186,6 +186,8 @@ class _Subgame:
     node: int
     depth: DepthLimit | None
 
+    offers_every_action = True  # no abstraction: an opponent never leaves the subgame
+
     @property
     def memo_key(self) -> tuple[int, DepthLimit | None]:
         """The subgame depends on its root and depth alone (and the ranges, which the agent adds)."""

@@ -86,6 +86,26 @@ class RangeSearchAgent(Agent):
         self.settings: dict = {}  # the options it was built with, to report (e.g. ``exploitability --search``)
         self.new_hand(0, 0)
 
+    # -- random numbers ------------------------------------------------------------------
+    @property
+    def rng(self) -> np.random.Generator:
+        """This hand's random numbers. A copy made by :meth:`fork` holds the generator's state
+        and builds its own generator only if it draws (the walk that composes the agent's
+        strategy forks it at every observation and draws nothing)."""
+        if self._rng is None:
+            bits = self._bits(0)
+            bits.state = self._rng_state
+            self._rng = np.random.Generator(bits)
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng, self._rng_state = rng, None
+        self._bits = type(rng.bit_generator)
+
+    def _rng_copy_state(self) -> dict:
+        return self._rng_state if self._rng is None else self._rng.bit_generator.state
+
     # -- a hand --------------------------------------------------------------------------
     def new_hand(self, seat: int, hand: int) -> None:
         self.blueprint.new_hand(seat, hand)
@@ -288,7 +308,10 @@ class RangeSearchAgent(Agent):
         return int(action) if self.plan is None else self.plan.label(state, action)
 
     def _offered(self, state: State, action: int) -> bool:
-        """Whether the round's subgame offers ``action`` at ``state``."""
+        """Whether the round's subgame offers ``action`` at ``state`` (a plan whose subgames
+        offer every action says so: ``offers_every_action``)."""
+        if getattr(self.plan, "offers_every_action", False):
+            return True
         subgame = self._subgame()
         node = None if subgame is None else _walk(subgame.form, self._path(state))
         return node is not None and self.plan.label(state, action) in {int(a) for a in subgame.form.labels(node)}
@@ -353,7 +376,7 @@ class RangeSearchAgent(Agent):
         """A copy that goes on from here on its own (beliefs, the round's solve, added actions,
         frozen rows, random numbers); the kept solves are shared."""
         other = copy.copy(self)
-        other.rng = _copy_rng(self.rng)
+        other._rng, other._rng_state = None, self._rng_copy_state()
         other.decisions, other.actions, other.dealt = list(self.decisions), list(self.actions), list(self.dealt)
         other.added = {path: set(labels) for path, labels in self.added.items()}
         other.frozen, other._played, other._probes, other._deadline = dict(self.frozen), {}, {}, None
@@ -366,7 +389,7 @@ class RangeSearchAgent(Agent):
         the kept solves are shared. Its :meth:`policy` is the agent's exposure over its range
         (exact without a time budget: the solves depend on the hand alone)."""
         probe = copy.copy(self)
-        probe.rng = _copy_rng(self.rng)
+        probe._rng, probe._rng_state = None, self._rng_copy_state()
         probe._start_hand(seat)
         for before, action in path:
             probe.observe(before, action)
@@ -436,14 +459,6 @@ def _array_bytes(solver) -> int:
         parts = value if isinstance(value, tuple) else (value,)
         total += sum(part.nbytes for part in parts if isinstance(part, np.ndarray))
     return total
-
-
-def _copy_rng(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator in the same state (a third of ``copy.deepcopy``'s time: the
-    walk that composes the agent's strategy forks it at every observation)."""
-    bits = type(rng.bit_generator)(0)
-    bits.state = rng.bit_generator.state
-    return np.random.Generator(bits)
 
 
 def _history(state: State):
