@@ -238,7 +238,9 @@ class AlgoOption(click.Option):
               help="Checkpoint interval of a sampling solver: 30s, 10min, 1h or off (default 10min); the first "
                    "checkpoint comes within a minute, or a tenth of the run if sooner.")
 @click.option("--seed", type=SEED, default=0, help="Random seed.")
-@click.option("--threads", type=click.IntRange(1, 256), default=1, help="Worker threads (sampling solvers; with --ray: per worker).")
+@click.option("--threads", type=click.IntRange(1, 256), default=1,
+              help="Worker threads (sampling solvers; with --ray: per worker). Not given: 1, or the game's own default "
+                   "(nlth presets train on every core of this machine).")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None, metavar="[ADDRESS|local]",
               help="Train on a Ray cluster (mccfr, mccfr-p): the head's ADDRESS, or local (docs/distributed.md).")
 @click.option("--workers", type=click.IntRange(1, 4096), default=None, help="Ray worker processes (with --ray; default 2).")
@@ -319,7 +321,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
 
     request = SolveRequest(
         game_spec=spec, game=game, algo=algo, iterations=iterations, minutes=minutes, seed=seed,
-        out=out, threads=threads, resume=resume, options=options, preset=preset, pm=host.pm,
+        out=out, threads=threads, auto_threads=_not_given(ctx, "threads"), resume=resume, options=options, preset=preset, pm=host.pm,
         force=force, checkpoint_minutes=checkpoint_minutes, evaluate=exact_evaluator, evaluate_form=vector_evaluator,
         ray=ray_address, workers=workers or 2, cache_rows=cache_rows or 0, plugins_dirs=_plugin_dirs(ctx),
     )  # fmt: skip
@@ -338,6 +340,11 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
         if lock is not None:
             release_store(lock)
     emit(result, as_json, summary_lines(result))
+
+
+def _not_given(ctx: click.Context, name: str) -> bool:
+    """Whether option ``name`` took its default (not typed, nor set by the environment)."""
+    return ctx.get_parameter_source(name) in (None, click.core.ParameterSource.DEFAULT)
 
 
 def _plugin_dirs(ctx: click.Context) -> tuple[str, ...]:

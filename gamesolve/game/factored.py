@@ -116,6 +116,7 @@ class FactoredGame:
     regret_scale: float = 1.0  # int32 regret units per payoff unit (MCCFR)
     mccfr_defaults: dict[str, Any] = attrs.field(factory=dict)
     default_minutes: float | None = None  # training time when neither iterations nor minutes are given
+    default_threads: int | None = None  # MCCFR training threads when --threads is not given (None: one)
     describe: str = ""  # one line naming the abstraction
     node_keys: tuple[str, ...] = ()  # the game's public state key of each node, where known
     # information-state key -> (node, private state); for games whose form maps back exactly

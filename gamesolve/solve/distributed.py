@@ -271,9 +271,9 @@ class MCCFRWorker:
     def snapshot(self) -> None:
         self.shard.take_snapshot()  # into the shard's snapshot sum (its rows of rounds >= 1)
 
-    def update_strategy(self, number: int) -> None:
+    def update_strategy(self, number: int, weight: float = 1.0) -> None:
         self.replica.counters.strategy_updates = int(number)
-        self.replica.update_strategy()  # phi changes go to the shards with the next round's rows
+        self.replica.update_strategy(weight)  # phi changes go to the shards with the next round's rows
 
     def part(self) -> dict[str, np.ndarray]:
         """This shard's tables in checkpoint layout (see :func:`read_parts`)."""
@@ -571,9 +571,9 @@ class RayTrainer(ScheduledRun):
     def _sync_counters(self) -> None:
         pass  # the counters are summed from the workers' reports after every round
 
-    def update_strategy(self) -> None:
+    def update_strategy(self, weight: float = 1.0) -> None:
         number = self.counters.strategy_updates
-        self._timed(lambda: self._guarded(lambda: self.ray.get(self.workers[0].update_strategy.remote(number))))
+        self._timed(lambda: self._guarded(lambda: self.ray.get(self.workers[0].update_strategy.remote(number, weight))))
 
     def discount(self, d: float) -> None:
         # Not waited for: each worker runs its calls in order, so the discount falls between

@@ -62,10 +62,17 @@ class MCCFRConfig:
         policy accumulated where traversals sample opponents, open-spiel's SIMPLE averaging;
         reach-weighted, so it converges in two-player zero-sum games, at 8 bytes more per
         infoset-action).
+    :ivar strategy_update: how UPDATE-STRATEGY (``average=pluribus``) adds to the first
+        round's average: ``sampled`` (the paper: one deal, one sampled action of the player
+        counted per visited information set) or ``exact`` (its expectation: every private state
+        of the player weighted by its own reach times the current strategy, every action
+        followed; the reach-weighted average of CFR, without the sampling noise of a few
+        thousand updates in a short run).
     """
 
     prune: bool = True
     average: str = attrs.field(default="pluribus", validator=attrs.validators.in_(("pluribus", "sampled")))
+    strategy_update: str = attrs.field(default="sampled", validator=attrs.validators.in_(("sampled", "exact")))
     discount_interval: Schedule = attrs.field(default="10min", converter=_schedule)
     lcfr_threshold: Schedule = attrs.field(default="400min", converter=_schedule)
     prune_threshold: Schedule = attrs.field(default="200min", converter=_schedule)
@@ -114,6 +121,10 @@ class MCCFRConfig:
         if key == "average":
             if raw not in ("pluribus", "sampled"):
                 raise ValueError(f"MCCFR option average must be pluribus or sampled, got {raw!r}")
+            return raw
+        if key == "strategy_update":
+            if raw not in ("sampled", "exact"):
+                raise ValueError(f"MCCFR option strategy_update must be sampled or exact, got {raw!r}")
             return raw
         if "Schedule" in kind:
             return Schedule.parse(raw, legacy=legacy)
@@ -177,7 +188,15 @@ class ScheduledRun:
         clock = c.clock
         k = self.counters
         minutes = k.elapsed / 60
-        if c.average == "pluribus" and c.strategy_interval.minutes is not None:
+        if c.average == "pluribus" and c.strategy_update == "exact":
+            # Here for either unit (the kernels do none): one exact update weighted by the
+            # intervals since the last (batches stop at each interval in iterations: _next_stop).
+            due = clock.strategy_updates_due(k.iteration, minutes)
+            if due > k.strategy_updates:
+                weight = due - k.strategy_updates
+                k.strategy_updates = due
+                self.update_strategy(weight)
+        elif c.average == "pluribus" and c.strategy_interval.minutes is not None:
             due = clock.strategy_updates_due(k.iteration, minutes)
             if due > k.strategy_updates:
                 k.strategy_updates = due
@@ -201,6 +220,10 @@ class ScheduledRun:
         event = clock.next_stop(k.iteration, k.discounts, k.snapshots)
         if event is not None:
             stop = min(stop, event)
+        if c.average == "pluribus" and c.strategy_update == "exact":
+            event = c.strategy_interval.next_iteration(k.iteration)
+            if event is not None:
+                stop = min(stop, event)
         return max(stop, k.iteration + 1)
 
     def _adapt_batch(self, n: int, dt: float) -> None:
@@ -354,6 +377,8 @@ class MCCFRTrainer(ScheduledRun):
         self._stack = np.zeros(max(16, form.num_nodes + 1), dtype=np.int32)
         self._sig = np.zeros(max_actions)
         self._batch = 1000
+        self._exact_reach = None  # strategy_update=exact's buffers, made on its first update
+        self._exact_stack = None
         self.fetch = no_fetch()  # a row cache's bundle (gamesolve.solve.row_cache); off: rows are allocated here
 
     # The tables by their old names (tests, stores and summaries read them).
@@ -393,7 +418,8 @@ class MCCFRTrainer(ScheduledRun):
 
     def _settings(self, prune_active: bool) -> K.Settings:
         c = self.config
-        every = c.strategy_interval.iterations if c.average == "pluribus" and c.strategy_interval.iterations else 0
+        in_kernel = c.average == "pluribus" and c.strategy_update == "sampled"
+        every = c.strategy_interval.iterations if in_kernel and c.strategy_interval.iterations else 0
         return K.Settings(
             n_players=self.form.num_players, prune_active=prune_active, prune_probability=float(c.prune_probability),
             prune_last_round=bool(c.prune_last_round), scale=self.scale, prune_threshold=np.int64(c.prune_below),
@@ -451,9 +477,20 @@ class MCCFRTrainer(ScheduledRun):
         phi = self.phi if self.config.average == "pluribus" else self.phi[:0]
         K.discount(self.regrets, self.used, phi, self.avg, d)
 
-    def update_strategy(self) -> None:
-        """UPDATE-STRATEGY for every player, each on a fresh deal (a stream of its own)."""
+    def update_strategy(self, weight: float = 1.0) -> None:
+        """UPDATE-STRATEGY for every player, each on a fresh deal (a stream of its own); with
+        ``strategy_update=exact``, its expectation, ``weight`` times (no deal is drawn)."""
         n = self.form.num_players
+        if self.config.strategy_update == "exact":
+            if self._exact_reach is None:
+                depth = int(K.tree_depth(self.form.child_start, self.form.child_list))
+                pending = depth * int(self.form.num_actions.max()) + 2
+                self._exact_reach = np.zeros((pending, int(self.form.num_private[0])))
+                self._exact_stack = np.zeros(pending, dtype=np.int32)
+            for p in range(n):
+                K.update_strategy_exact(p, self._tree, self.node_offset, self.regrets, self.phi, float(weight),
+                                        self._exact_stack, self._exact_reach, self._sig)  # fmt: skip
+            return
         deals = self.deal_arrays(self.counters.strategy_updates * n, n, seed=self.seed ^ 0x5EED5EED)
         for p in range(n):
             self.update_rng[0] = K.update_strategy(p, p, self._tree, deals, self.tables, self.update_rng[0], self._stack, self._sig, self.fetch, 0)

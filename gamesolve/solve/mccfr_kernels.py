@@ -156,6 +156,54 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig, fetch, thread)
     return state
 
 
+@njit(cache=True)
+def update_strategy_exact(p, tree, node_offset, regrets, phi, weight, stack, reach, sig):
+    """UPDATE-STRATEGY without sampling (``strategy_update=exact``): on the first betting
+    round, add to ``phi`` ``weight`` times ``p``'s reach times the current strategy, for every
+    private state of ``p`` at once, following every action of everyone. This is the
+    expectation of what :func:`update_strategy` adds on a sampled deal and action (per row,
+    up to the deal's probability of the state, which a row's normalisation removes): the
+    reach-weighted average of CFR. ``stack`` (int32) and ``reach`` (rows of the round's
+    private states) hold one entry per pending node: at least depth x widest node + 1."""
+    n_states = reach.shape[1]
+    stack[0] = 0
+    for s in range(n_states):
+        reach[0, s] = 1.0
+    top = 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        if tree.round[node] > 0 or tree.settled[node, p]:
+            continue
+        kind = tree.kind[node]
+        if kind != DECISION and kind != CHANCE:
+            continue
+        c0 = tree.child_start[node]
+        n_act = tree.child_start[node + 1] - c0
+        if kind == CHANCE or tree.player[node] != p:
+            # public chance or another player: every child, with p's reach unchanged
+            for a in range(n_act - 1, -1, -1):
+                stack[top + a] = tree.child_list[c0 + a]
+                if a > 0:
+                    for s in range(n_states):
+                        reach[top + a, s] = reach[top, s]
+            top += n_act
+            continue
+        base = node_offset[tree.row_owner[node]]
+        # children go to top .. top + n_act - 1; the node's own reach (at top) is read first
+        for s in range(n_states):
+            r = reach[top, s]
+            row = base + s * n_act
+            strategy_from_regrets(regrets, row, n_act, sig)
+            for a in range(n_act - 1, -1, -1):
+                if r > 0.0:
+                    phi[row + a] += np.float32(weight * r * sig[a])
+                reach[top + a, s] = r * sig[a]
+        for a in range(n_act):
+            stack[top + a] = tree.child_list[c0 + a]
+        top += n_act
+
+
 @njit(cache=True, inline="always")
 def undo(fetch, thread, d, values, start, n, kind, owner):
     """Log ``values[start:start + n]`` (kind ``kind``) in ``thread``'s undo log before they

@@ -127,6 +127,8 @@ def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dic
         if tree.default_minutes is None:
             raise ValueError(f"{request.algo} needs --iterations or --minutes")
         request = attrs.evolve(request, minutes=tree.default_minutes)
+    if request.auto_threads and request.ray is None and tree.default_threads:
+        request = attrs.evolve(request, threads=int(tree.default_threads))
     options["prune"] = request.algo == "mccfr-p"
     meta = {"game": game.name, "params": dict(tree.params), "game_params": dict(game.params),
             "preset": request.preset, "algo": request.algo, "seed": request.seed}  # fmt: skip

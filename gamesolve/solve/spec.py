@@ -27,6 +27,7 @@ class SolveRequest:
     seed: int = 0
     out: Path | None = None
     threads: int = 1
+    auto_threads: bool = False  # --threads not given: a sampling solver may take the form's default_threads
     resume: bool = False
     options: dict[str, Any] = attrs.field(factory=dict)
     preset: str | None = None  # an abstraction preset, for games that need one

@@ -410,3 +410,39 @@ def test_the_released_average_equals_the_average_and_frees_the_tables(leduc2_pok
     assert released.dtype == np.float32
     np.testing.assert_array_equal(released, expected)
     assert len(trainer.regrets) == 0 and len(trainer.avg) == 0
+
+
+def test_the_exact_strategy_update_is_the_expectation_of_the_sampled_one(leduc2_poker):
+    """``strategy_update=exact`` adds what the paper's sampled UPDATE-STRATEGY adds on average
+    (per row, up to the deal's probability of the private state): many sampled updates over
+    frozen regrets give the same first-round average, row by row."""
+    sampled = trained(leduc2_poker, 20_000, average="pluribus", strategy_interval="off")
+    exact = MCCFRTrainer(leduc2_poker, toy_config(average="pluribus", strategy_update="exact"), seed=0)
+    exact.tables.regrets[:] = sampled.tables.regrets
+    exact.tables.node_offset[:] = sampled.tables.node_offset
+    exact.update_strategy(weight=2.0)
+    for k in range(20_000):  # sampled updates, each on a fresh deal; the regrets do not move
+        sampled.counters.strategy_updates = k
+        sampled.update_strategy()
+    form, offset = leduc2_poker, sampled.node_offset
+    checked = 0
+    for node in np.flatnonzero((form.node_kind == DECISION) & (form.node_round == 0)):
+        n_act = int(form.num_actions[node])
+        for s in range(int(form.num_private[0])):
+            row = int(offset[node]) + s * n_act
+            a, b = sampled.phi[row: row + n_act], exact.phi[row: row + n_act]
+            assert (a.sum() > 0) == (b.sum() > 0)
+            if a.sum() >= 200:  # enough samples to compare the normalised rows
+                np.testing.assert_allclose(a / a.sum(), b / b.sum(), atol=0.06)
+                checked += 1
+    assert checked >= 10 and exact.phi.sum() > 0
+
+
+def test_exact_strategy_updates_converge_and_are_deterministic(leduc2_poker, leduc2_tree):
+    options = dict(average="pluribus", strategy_update="exact", strategy_interval="1000", snapshot_interval="20k",
+                   snapshot_start="200k")  # fmt: skip
+    a = trained(leduc2_poker, 1_000_000, **options)
+    b = trained(leduc2_poker, 1_000_000, **options)
+    assert a.counters.strategy_updates == 1000
+    assert np.array_equal(a.phi, b.phi) and np.array_equal(a.average_rows(), b.average_rows())
+    assert exploitability(a, leduc2_tree).exploitability < 0.15

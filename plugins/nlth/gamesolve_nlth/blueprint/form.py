@@ -3,6 +3,8 @@ deals over its card abstraction (the board lives inside the buckets, not in the 
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from gamesolve.game.factored import DECISION, TERMINAL, FactoredGame
@@ -13,6 +15,17 @@ from gamesolve_nlth.betting.betting_tree import build_betting_tree
 from gamesolve_nlth.blueprint.deals import HoldemDeals
 from gamesolve_nlth.blueprint.presets import BlueprintPreset
 from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, NLTHGame, raise_action
+
+
+def training_threads() -> int:
+    """MCCFR threads when ``--threads`` is not given: every core this process may use (a
+    blueprint run is long and bounded in minutes; on 2 cores, 2 threads run 1.75x the
+    iterations of one, docs/benchmarks.md). One thread is deterministic for a seed, two are
+    not: ``--threads 1`` for a run that reproduces to the bit (with ``--iterations``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # (not on every platform)
+        return max(1, os.cpu_count() or 1)
 
 
 def check_supported(game: NLTHGame) -> None:
@@ -62,6 +75,7 @@ def nlth_form(game: NLTHGame, preset: BlueprintPreset, card_abstraction=None, pr
         regret_scale=1.0,
         mccfr_defaults=dict(preset.mccfr),
         default_minutes=preset.minutes,
+        default_threads=training_threads(),
         describe=f"preset {preset.name}: {preset.description}",
         **terminal_fields(poker_kind, tree["commit"], tree["folded"]),
     )

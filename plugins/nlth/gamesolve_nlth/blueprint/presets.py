@@ -40,13 +40,23 @@ PRESETS: dict[str, BlueprintPreset] = {
         actions="tiny",
         cards=CARD_PRESETS["tiny"],
         minutes=3.0,
+        # A run of minutes: Linear CFR's discount throughout (the paper stops at 400 of 11,520
+        # minutes), and the first round's average from exact UPDATE-STRATEGY passes every
+        # 50,000 iterations (22 ms each): the paper's sampled pass every 10,000 gave AA under
+        # the gun two or three samples in 3 minutes (docs/blueprint.md). Pruning's threshold
+        # and floor are the paper's shrunk 100x, as its times are: regrets of a 3-minute run
+        # reach tens of millions, never the paper's -300,000,000 (15% fewer processor seconds
+        # per iteration by 4M iterations, docs/benchmarks.md).
         mccfr={
             "discount_interval": "5s",
-            "lcfr_threshold": "60s",
+            "lcfr_threshold": "off",
             "prune_threshold": "30s",
-            "strategy_interval": "10000",
+            "strategy_interval": "50000",
+            "strategy_update": "exact",
             "snapshot_interval": "15s",
             "snapshot_start": "60s",
+            "prune_below": "-3000000",
+            "regret_floor": "-3100000",
         },
         description="minutes on a laptop: pot-size bets, 16 buckets per postflop round",
     ),

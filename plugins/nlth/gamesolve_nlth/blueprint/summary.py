@@ -12,7 +12,7 @@ from gamesolve_nlth.cards import RANKS
 from gamesolve_nlth.isomorphism import HandIndexer
 
 POSITIONS_6 = {2: "UTG", 3: "HJ", 4: "CO", 5: "BTN", 0: "SB", 1: "BB"}
-SHOWCASE = ("AA", "KK", "AKs", "AQo", "JTs", "88", "A5s", "KJo", "T9o", "72o")
+SHOWCASE = ("AA", "KK", "QQ", "AKs", "AQo", "JTs", "88", "A5s", "KJo", "T9o", "72o")
 
 
 @functools.lru_cache(maxsize=1)
@@ -63,9 +63,15 @@ def unopened_nodes(tree) -> dict[int, int]:
 
 
 def opening_summary(game, tree, rows, node_offset) -> dict:
+    """First-in frequencies of the strategy ``rows`` (the blueprint: the first round's average)
+    at each seat's unopened node, weighted by card combinations. A raise is any raise, all-in
+    included (its share is shown apart); a limp is the call of the big blind (the small
+    blind's completion)."""
+    from gamesolve_nlth.state import raise_action
+
     names, combos = preflop_classes()
     index = {name: i for i, name in enumerate(names)}
-    lines = ["preflop, unopened pot (share of hands, weighted by combinations):"]
+    lines = ["preflop, unopened pot (average strategy; share of hands, weighted by combinations):"]
     table = {}
     for seat, node in unopened_nodes(tree).items():
         c0, c1 = int(tree.child_start[node]), int(tree.child_start[node + 1])
@@ -76,13 +82,16 @@ def opening_summary(game, tree, rows, node_offset) -> dict:
         w = combos / combos.sum()
         raise_p = float((probs[:, kinds == RAISE].sum(axis=1) * w).sum())
         fold_p = float((probs[:, kinds == FOLD].sum(axis=1) * w).sum())
+        all_in = (kinds == RAISE) & (tree.edge_label[c0:c1] - raise_action(0) >= max(game.stacks))
+        all_in_p = float((probs[:, all_in].sum(axis=1) * w).sum())
         call_p = 1.0 - raise_p - fold_p
         pos = position_name(seat, game.num_players)
         table[pos] = {"raise": raise_p, "call": call_p, "fold": fold_p}
         showcase = ", ".join(
             f"{h} {probs[index[h], kinds == RAISE].sum():.0%}" for h in SHOWCASE if h in index
         )
-        lines.append(f"  {pos:<4} raise {raise_p:5.1%}  limp {call_p:5.1%}  fold {fold_p:5.1%}   raise freq: {showcase}")
+        shove = f" (all-in {all_in_p:.1%})" if all_in_p >= 0.0005 else ""
+        lines.append(f"  {pos:<4} raise {raise_p:5.1%}{shove}  limp {call_p:5.1%}  fold {fold_p:5.1%}   raise freq: {showcase}")
     return {"summary": lines, "preflop_open": table}
 
 
