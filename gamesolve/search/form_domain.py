@@ -123,9 +123,11 @@ class FormSearchDomain:
 
     def plan(self, root: State, seat: int, triggered: bool) -> _Subgame | None:
         node = self.locator.node(root)
+        if not self._searches(int(self.form.node_level[node])):
+            return None
         if self._to_the_end(node):
             return _Subgame(self, node, None)
-        if self.depth is None or not self._searches(int(self.form.node_level[node])):
+        if self.depth is None:
             return None
         return _Subgame(self, node, None if self.depth.unlimited else self.depth)
 

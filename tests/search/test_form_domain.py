@@ -45,3 +45,49 @@ def test_a_stretch_starts_where_the_subgame_from_the_last_start_has_its_leaves(l
 
 def test_without_a_limit_in_the_round_the_round_is_one_stretch(leduc2_search):
     assert not round_segments(leduc2_search.form, None, None).any()
+
+
+def searched_rounds(game, form, blueprint, hands=30, **options):
+    """The first betting round's and the later rounds' decisions of the range agent in seat 0
+    against a uniform opponent: (searched, not searched) counts of each."""
+    from gamesolve.game.state import CHANCE as CHANCE_PLAYER
+    from gamesolve.search.player import keyed_range_search_player
+
+    agent = keyed_range_search_player(game, form, blueprint, {"iterations": "30", **options}, 0)
+    rng = np.random.default_rng(0)
+    counts = {"first": [0, 0], "later": [0, 0]}
+    for hand in range(hands):
+        agent.new_hand(0, hand)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE_PLAYER:
+                outcomes = state.chance_outcomes()
+                action = outcomes[rng.integers(len(outcomes))][0]
+            elif player == 0:
+                action = agent.act(state, 0)
+            else:
+                legal = state.legal_actions()
+                action = legal[rng.integers(len(legal))]
+            agent.observe(state, action)
+            state = state.child(action)
+        for decision in agent.decisions:
+            which = "first" if decision.round < 1 << 20 else "later"
+            counts[which][0 if decision.searched else 1] += 1
+    return counts
+
+
+def test_first_round_blueprint_plays_the_blueprint_in_the_first_betting_round_only(leduc2, leduc2_search, coarse_blueprint):
+    counts = searched_rounds(leduc2, leduc2_search.form, coarse_blueprint, first_round="blueprint")
+    assert counts["first"][0] == 0 < counts["first"][1]
+    assert counts["later"][0] > 0
+
+
+def test_search_rounds_name_the_betting_rounds_that_search(leduc2, leduc2_search, coarse_blueprint):
+    counts = searched_rounds(leduc2, leduc2_search.form, coarse_blueprint, search_rounds="0")
+    assert counts["first"][0] > 0 and counts["later"][0] == 0 < counts["later"][1]
+
+
+def test_by_default_every_betting_round_searches(leduc2, leduc2_search, coarse_blueprint):
+    counts = searched_rounds(leduc2, leduc2_search.form, coarse_blueprint)
+    assert counts["first"][1] == 0 and counts["later"][1] == 0 and counts["first"][0] > 0 and counts["later"][0] > 0
