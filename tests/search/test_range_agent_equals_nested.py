@@ -1,7 +1,7 @@
 """One Algorithm 2, two implementations: the range search agent (gamesolve/search/range_agent.py
 over gamesolve/search/form_domain.py, the agent every large game uses) composed at every
 information set has the exploitability of the small-game nested agent (gamesolve/search/nested.py)
-with the same settings, by the exact best response: on Kuhn and Liar's Dice 1x6 (one round,
+with the same settings, by the exact best response: on Kuhn and Liar's Dice 1x4 (one round,
 searched whole) and on Leduc (public chance between rounds; first-round subgames end at the
 board with k = 4 continuation leaves, the second round is searched to the end).
 
@@ -21,14 +21,17 @@ def runner():
 
 
 def solved(runner, tmp_path_factory, game, iterations):
-    store = tmp_path_factory.mktemp(game) / "bp"
-    result = runner.invoke(cli, ["solve", "--game", game, "--iterations", str(iterations), "--out", str(store)])
+    """A cfr+ blueprint of ``game`` (``NAME`` or ``NAME:KEY=VALUE``: one game parameter)."""
+    name, _, param = game.partition(":")
+    store = tmp_path_factory.mktemp(name) / "bp"
+    args = ["solve", "--game", name, *(["-p", param] if param else []), "--iterations", str(iterations), "--out", str(store)]
+    result = runner.invoke(cli, args)
     assert result.exit_code == 0, result.output
     return store
 
 
 def searched(runner, game, store, *settings):
-    args = ["exploitability", "--game", game, "--store", str(store), "--search", "--json"]
+    args = ["exploitability", "--game", game.partition(":")[0], "--store", str(store), "--search", "--json"]
     for setting in settings:
         args += ["-s", setting]
     result = runner.invoke(cli, args)
@@ -38,7 +41,7 @@ def searched(runner, game, store, *settings):
 
 @pytest.mark.parametrize("game, iterations, shared", [
     ("kuhn", 30, ()),
-    ("liars_dice", 30, ("iterations=100",)),
+    ("liars_dice:sides=4", 30, ("iterations=100",)),
     ("leduc", 50, ("iterations=100",)),
     ("leduc", 50, ("iterations=100", "k=1", "play=average")),
 ])  # fmt: skip
