@@ -670,7 +670,11 @@ def _search_config(search_options: tuple[str, ...]):
         options = _finite(parse_params(search_options, "--search-option"), "--search-option")
         if search_implementation(options) == "nested":
             return SearchConfig.from_options(options)
-        if options.get("seconds", "0").strip() not in ("0", "0.0"):
+        try:
+            budget = float(options.get("seconds", "0"))
+        except ValueError:
+            budget = 0.0  # not a number: named where the agent is built
+        if budget != 0:
             raise ValueError("--search composes the agent's strategy exactly: it takes no time budget (seconds=0)")
         return options
     except (ValueError, TypeError, OverflowError) as exc:

@@ -31,11 +31,11 @@ import attrs
 import numpy as np
 
 from gamesolve.agents import Agent, AgentSpec, hand_seed
+from gamesolve.game.continuation import MAX_CONTINUATIONS
 from gamesolve.game.state import Game, State
 from gamesolve.hookspecs import hookimpl
 from gamesolve.options import typed_options
 from gamesolve.search.form_domain import END_NODES, FormSearchDomain
-from gamesolve.game.continuation import MAX_CONTINUATIONS
 from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, SampledLeafValues, StoredLeafValues
 from gamesolve.search.locate import FormLocator
 from gamesolve.search.nested import SearchAgent, SearchCache, SearchConfig, SearchForm
@@ -179,8 +179,8 @@ NESTED_ONLY = ("sampling_above", "mccfr_iterations")
 
 
 def search_implementation(options: dict[str, str]) -> str:
-    """Which agent plays Algorithm 2 (``options``' ``agent`` and ``beliefs``, taken out of
-    them): the range agent, unless ``agent=nested``, ``beliefs=exact`` or a nested-only option
+    """Which agent plays Algorithm 2 (``options``' ``agent``, taken out of them, and
+    ``beliefs``, taken out for the range agent, whose beliefs are ranges): the range agent, unless ``agent=nested``, ``beliefs=exact`` or a nested-only option
     asks for the nested agent (the check and the features not folded into the range agent
     yet, issue 33)."""
     agent = options.pop("agent", None)
