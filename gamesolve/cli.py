@@ -664,17 +664,13 @@ def _search_config(search_options: tuple[str, ...]):
     :class:`~gamesolve.search.SearchConfig` (``-s agent=nested``, ``-s beliefs=exact``: the
     check); a bad one is an :class:`InputError` naming it."""
     from gamesolve.search import SearchConfig
-    from gamesolve.search.player import search_implementation
+    from gamesolve.search.player import RangeSearchOptions, search_implementation
 
     try:
         options = _finite(parse_params(search_options, "--search-option"), "--search-option")
         if search_implementation(options) == "nested":
             return SearchConfig.from_options(options)
-        try:
-            budget = float(options.get("seconds", "0"))
-        except ValueError:
-            budget = 0.0  # not a number: named where the agent is built
-        if budget != 0:
+        if RangeSearchOptions.parse(options).solve.seconds != 0:  # checked before the game is compiled
             raise ValueError("--search composes the agent's strategy exactly: it takes no time budget (seconds=0)")
         return options
     except (ValueError, TypeError, OverflowError) as exc:

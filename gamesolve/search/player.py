@@ -205,61 +205,92 @@ RANGE_OPTIONS = {
 }  # fmt: skip
 
 
+@attrs.frozen
+class RangeSearchOptions:
+    """The ``search:`` options of the core's range search agent, checked (:meth:`parse`).
+
+    :ivar solve: how subgames are solved and played (``seconds``, ``iterations``, ``algorithm``,
+        ``play``, ``threads``: :class:`RangeSolveConfig`).
+    :ivar end_nodes: search to the end of the game once the rest has at most this many nodes.
+    :ivar depth: where subgames end before that (:meth:`DepthLimit.parse`: ``round``, ``game``,
+        ``actions:N``, ``raises:N`` joined by ``+``; a number N is ``round+actions:N``); None:
+        the blueprint plays there.
+    :ivar k: continuation strategies per player at the leaves, biased by ``bias_factor``.
+    :ivar rollouts: leaf values from this many sampled rollouts (seeded by ``seed``); None: exact.
+    :ivar first_round: ``blueprint``: the first betting round plays the blueprint (Pluribus).
+    :ivar search_rounds: the betting rounds that search (0 the first); None: all.
+    """
+
+    solve: RangeSolveConfig
+    end_nodes: int = END_NODES
+    depth: DepthLimit | None = None
+    k: int = 4
+    bias_factor: float | None = None
+    rollouts: int | None = None
+    seed: int = 0
+    first_round: str = "search"
+    search_rounds: tuple[int, ...] | None = None
+
+    @classmethod
+    def parse(cls, options: dict[str, str], what: str = "search option", keyed: bool = True) -> RangeSearchOptions:
+        """The options of ``search:KEY=VALUE:...``; a :class:`ValueError` names a bad one (``what``
+        starts an unknown one's message). ``keyed``: the blueprint is read by key (a game small
+        enough for keys), so ``depth`` is ``round`` and ``seconds`` 0 (no time budget: play
+        reproducible anywhere) unless given."""
+        values = typed_options(options, RANGE_OPTIONS, what + ":")
+        if keyed:
+            values.setdefault("seconds", 0.0)
+            values.setdefault("depth", DepthLimit())
+        solve = RangeSolveConfig(**{key: values.pop(key) for key in list(values) if key in attrs.fields_dict(RangeSolveConfig)})
+        parsed = cls(solve, **values)
+        if parsed.first_round not in ("search", "blueprint"):
+            raise ValueError(f"search option first_round must be search or blueprint, got {parsed.first_round!r}")
+        if not 1 <= parsed.k <= MAX_CONTINUATIONS:
+            raise ValueError(f"search option k must be {'at least 1' if parsed.k < 1 else f'at most {MAX_CONTINUATIONS}'}, got {parsed.k}")
+        if parsed.bias_factor is not None and not parsed.bias_factor > 0:
+            raise ValueError(f"search option bias_factor must be positive, got {parsed.bias_factor}")
+        if parsed.rollouts is not None and parsed.rollouts < 1:
+            raise ValueError(f"search option rollouts must be at least 1, got {parsed.rollouts}")
+        if parsed.end_nodes < 1:
+            raise ValueError(f"search option end_nodes must be at least 1, got {parsed.end_nodes}")
+        return parsed
+
+    def report(self) -> dict[str, Any]:
+        """The options as ``exploitability --search`` reports them."""
+        return {**attrs.asdict(self.solve), "k": self.k, "depth": None if self.depth is None else str(self.depth),
+                "end_nodes": self.end_nodes, "bias_factor": self.bias_factor, "rollouts": self.rollouts,
+                "first_round": self.first_round, "search_rounds": None if self.search_rounds is None else list(self.search_rounds),
+                "beliefs": "range"}  # fmt: skip
+
+
 def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, str], seed: int,
                         keyed: Policy | None = None, memo: SolveMemo | None = None) -> RangeSearchAgent:  # fmt: skip
     """The core's range search agent over the form ``blueprint`` is read through
-    (:class:`~gamesolve.search.form_domain.FormSearchDomain`), options as the ``search:`` agent
-    text gives them: ``seconds``, ``iterations``, ``algorithm``, ``play``, ``threads``
-    (:class:`RangeSolveConfig`); ``end_nodes`` (search to the end of the game from there);
-    ``depth`` (before that, :meth:`DepthLimit.parse`: ``round``, ``game``, ``actions:N``,
-    ``raises:N`` joined by ``+``; a number N is ``round+actions:N``), whose leaves are valued by
-    ``k`` continuation strategies of the blueprint biased by ``bias_factor``;
-    ``first_round=blueprint`` (the first betting round plays the blueprint, as Pluribus');
-    ``search_rounds`` (comma-separated betting rounds that search, 0 the first).
+    (:class:`~gamesolve.search.form_domain.FormSearchDomain`), ``options`` as the ``search:``
+    agent text gives them (:class:`RangeSearchOptions`).
 
     ``keyed``: the blueprint as a policy read by key, where the form keeps keys: its
     continuation strategies are then played out exactly (:class:`ExactLeafValues`) or by
-    ``rollouts`` sampled rollouts (seeded by ``seed``), ``depth`` is ``round`` and ``seconds`` 0
-    (no time budget) unless given;
-    else the strategy store's own continuation strategies value the leaves, and without
-    ``depth`` the blueprint plays until the rest of the game has at most ``end_nodes`` nodes.
-    ``memo``: kept solves shared with other agents (:class:`SolveMemo`)."""
-    values = typed_options(options, RANGE_OPTIONS, f"search option for {game.describe()}:")
-    if keyed is not None:
-        values.setdefault("seconds", 0.0)  # a game small enough for keys: iteration caps, play reproducible anywhere
-    end_nodes = values.pop("end_nodes", END_NODES)
-    depth = values.pop("depth", DepthLimit() if keyed is not None else None)
-    k = values.pop("k", 4)
-    bias_factor, rollouts, rollout_seed = values.pop("bias_factor", None), values.pop("rollouts", None), values.pop("seed", 0)
-    first_round = values.pop("first_round", "search")
-    search_rounds = values.pop("search_rounds", None)
-    if first_round not in ("search", "blueprint"):
-        raise ValueError(f"search option first_round must be search or blueprint, got {first_round!r}")
-    if k < 1 or k > MAX_CONTINUATIONS:
-        raise ValueError(f"search option k must be {'at least 1' if k < 1 else f'at most {MAX_CONTINUATIONS}'}, got {k}")
-    if bias_factor is not None and not bias_factor > 0:
-        raise ValueError(f"search option bias_factor must be positive, got {bias_factor}")
-    if rollouts is not None and rollouts < 1:
-        raise ValueError(f"search option rollouts must be at least 1, got {rollouts}")
-    config = RangeSolveConfig(**values)  # ValueError naming a bad option
+    sampled rollouts; else the strategy store's own continuation strategies value the leaves,
+    and without ``depth`` the blueprint plays until the rest of the game has at most
+    ``end_nodes`` nodes. ``memo``: kept solves shared with other agents (:class:`SolveMemo`)."""
+    parsed = RangeSearchOptions.parse(options, f"search option for {game.describe()}", keyed is not None)
     form = blueprint.locator.form
-    leaves = None
+    depth, leaves = parsed.depth, None
     if depth is not None and not depth.unlimited:
         if keyed is None:
-            if bias_factor is not None or rollouts is not None:
+            if parsed.bias_factor is not None or parsed.rollouts is not None:
                 raise ValueError("search options bias_factor and rollouts apply to a blueprint read by key; the leaves of "
                                  "a form without keys are valued by the strategy store's own continuation strategies")  # fmt: skip
-            leaves = StoredLeafValues(form, blueprint.rows.store, k)
+            leaves = StoredLeafValues(form, blueprint.rows.store, parsed.k)
         else:
-            continuations = ContinuationStrategies(form, keyed, k, 5.0 if bias_factor is None else bias_factor)
-            leaves = ExactLeafValues(continuations) if rollouts is None else SampledLeafValues(continuations, rollouts, rollout_seed)
-    domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, end_nodes, depth, leaves, first_round == "search", search_rounds)
-    agent = RangeSearchAgent(game, PolicyPlayer(keyed or blueprint, seed), domain, config, seed, memo)
-    agent.settings = {
-        **attrs.asdict(config), "k": k, "depth": None if depth is None else str(depth), "end_nodes": end_nodes,
-        "bias_factor": bias_factor, "rollouts": rollouts, "first_round": first_round,
-        "search_rounds": None if search_rounds is None else list(search_rounds), "beliefs": "range",
-    }  # fmt: skip
+            continuations = ContinuationStrategies(form, keyed, parsed.k, 5.0 if parsed.bias_factor is None else parsed.bias_factor)
+            exact = parsed.rollouts is None
+            leaves = ExactLeafValues(continuations) if exact else SampledLeafValues(continuations, parsed.rollouts, parsed.seed)
+    domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, parsed.end_nodes, depth, leaves,
+                              parsed.first_round == "search", parsed.search_rounds)  # fmt: skip
+    agent = RangeSearchAgent(game, PolicyPlayer(keyed or blueprint, seed), domain, parsed.solve, seed, memo)
+    agent.settings = parsed.report()
     return agent
 
 
