@@ -31,6 +31,9 @@ def typed_options(options: dict[str, Any], known: dict[str, Any], what: str = "s
             raise ValueError(f"unknown {what} {key!r} (known: {known_names or ', '.join(known)})")
         try:
             values[key] = known[key](str(raw))
-        except ValueError:
-            raise ValueError(f"search option {key}={raw!r} is not valid") from None
+        except ValueError as exc:
+            # A converter of ours says what the value should be (``depth must be ...``); a
+            # builtin's message (``invalid literal for int()``) says nothing more than this one.
+            said = str(exc)
+            raise ValueError(f"search option {key}={raw!r} is not valid" + (f": {said}" if said.startswith(key) else "")) from None
     return values
