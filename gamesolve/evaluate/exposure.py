@@ -78,9 +78,9 @@ class SearchExposure:
 
 class RangeSearchExposure:
     def __init__(self, agent):
-        self.agent = agent
         from gamesolve.search.policy import NodePolicy
 
+        self.agent = agent
         # A blueprint read by public node (a game too large to name its states) has no explicit
         # tree to hold its self-play values.
         policy = getattr(agent.blueprint, "policy", None)

@@ -19,6 +19,17 @@ from gamesolve.game.factored import FactoredGame, FormError
 from gamesolve.game.state import Game, State
 
 
+def public_nodes(form: FactoredGame) -> dict[str, int]:
+    """The node each public state key of ``form`` names; a :class:`FormError` where one names
+    several (a hidden action: search needs public states)."""
+    nodes: dict[str, int] = {}
+    for node, key in enumerate(form.node_keys):
+        if nodes.setdefault(key, node) != node:
+            raise FormError(f"{form.game_name}: public state {key!r} names more than one node (a hidden action); "
+                            f"search needs public states")  # fmt: skip
+    return nodes
+
+
 class FormLocator:
     """The node and private states of ``game``'s histories in ``form`` (module docstring)."""
 
@@ -29,10 +40,7 @@ class FormLocator:
         self._private: dict[tuple[str, int], dict[str, int]] = {}
         self._contract = None
         if form.locate is not None and form.node_keys:
-            for node, key in enumerate(form.node_keys):
-                if self._node.setdefault(key, node) != node:
-                    raise FormError(f"{form.game_name}: public state {key!r} names more than one node (a hidden action); "
-                                    f"search needs public states")  # fmt: skip
+            self._node = public_nodes(form)
             return
         contract = game.factored_contract() if hasattr(game, "factored_contract") else None
         if contract is None:

@@ -45,6 +45,7 @@ from gamesolve.options import typed_options
 from gamesolve.search.abstraction import ActionAbstraction, AllActions
 from gamesolve.search.beliefs import PublicBeliefState, RangeBeliefs
 from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, LeafEvaluator, SampledLeafValues
+from gamesolve.search.locate import public_nodes
 from gamesolve.search.policy import Policy
 from gamesolve.search.solve import MCCFRSubgameSolver, SearchResult, SizeDependentSolver, SubgameSolver, VectorSubgameSolver
 from gamesolve.search.subgame import DepthLimit, SubgameSpec, build_subgame
@@ -146,10 +147,7 @@ class SearchForm:
                             f"({form.num_nodes:,} public nodes) has no such keys (an abstraction, or a factored contract "
                             f"above its key limit)")  # fmt: skip
         self.form = form
-        self.node = {}
-        for node, key in enumerate(form.node_keys):
-            if self.node.setdefault(key, node) != node:
-                raise FormError(f"{form.game_name}: public state {key!r} names more than one node (a hidden action); search needs public states")
+        self.node = public_nodes(form)
         self.parent = np.full(form.num_nodes, -1, dtype=np.int64)
         self.parent[form.child_list] = np.repeat(np.arange(form.num_nodes), form.num_actions)
         self.edge_into = np.full(form.num_nodes, -1, dtype=np.int64)

@@ -179,10 +179,10 @@ NESTED_ONLY = ("sampling_above", "mccfr_iterations")
 
 
 def search_implementation(options: dict[str, str]) -> str:
-    """Which agent plays Algorithm 2 (``options``' ``agent``, taken out of them, and
-    ``beliefs``, taken out for the range agent, whose beliefs are ranges): the range agent, unless ``agent=nested``, ``beliefs=exact`` or a nested-only option
-    asks for the nested agent (the check and the features not folded into the range agent
-    yet, issue 33)."""
+    """Which agent plays Algorithm 2: the range agent, unless ``agent=nested``, ``beliefs=exact``
+    or a nested-only option asks for the nested agent (the check, and the features not folded
+    into the range agent yet, issue 33). ``agent`` is taken out of ``options``, and ``beliefs``
+    too for the range agent (its beliefs are ranges)."""
     agent = options.pop("agent", None)
     if agent not in (None, "range", "nested"):
         raise ValueError(f"search option agent must be range or nested, got {agent!r}")
