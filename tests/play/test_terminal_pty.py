@@ -41,8 +41,9 @@ def test_ten_hands_in_a_pseudo_terminal(tmp_path, tiny_blueprint):
             # raise now and then with a typed size, otherwise check or call
             if typed % 4 == 3 and re.search(r"\n  r N ", screen):
                 child.sendline("r 2/3pot" if typed % 8 == 3 else "r 3bb")
-                k = child.expect([r"you \([A-Z/+0-9]+\): (raises|bets)", r"not legal: raise to 3bb = 300 is below"])
-                if k == 1:  # 3 bb is below this minimum raise: the refusal was the point; call instead
+                k = child.expect([r"you \([A-Z/+0-9]+\): (raises|bets)",
+                                  r"not legal: raise to (3bb|2/3pot) = [\d,]+ is (below|more than you have)"])
+                if k == 1:  # the typed size is below the minimum or above the stack: refused; call instead
                     child.expect(r"> $")
                     child.sendline("c")
             else:
