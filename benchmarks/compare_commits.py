@@ -28,6 +28,13 @@ prints the search agent's median seconds per searched decision, its searched dec
 match's processor seconds; the ratio is of the median latency (the decisions are the same in
 both trees where the search's behaviour is: tests/golden checks that).
 
+    python benchmarks/compare_commits.py --what core-search --game kuhn|leduc|liars_dice [--rounds 2] [--base REV]
+
+composes the core's search agent over a cfr+ blueprint (30, 50 and 30 iterations, trained
+once by this checkout) with ``gamesolve exploitability --search`` in each tree, alternating,
+and prints its processor seconds, searches and exploitability (which must be equal); the
+ratio is of the processor seconds.
+
     python benchmarks/compare_commits.py --what abstraction [--preset tiny] [--threads 2] [--rounds 2] [--base REV]
 
 builds the card abstraction preset in each tree, alternating, each into its own temporary cache
@@ -149,6 +156,33 @@ print(json.dumps({"rate": 1.0 / latency["median"], "median": latency["median"], 
 """
 
 
+CORE_SEARCH_PROBE = r"""
+import json, sys, time
+sys.meta_path = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+from click.testing import CliRunner
+from gamesolve.cli import cli
+game, store = sys.argv[1], sys.argv[2]
+cpu = time.process_time()
+out = CliRunner().invoke(cli, ["exploitability", "--game", game, "--store", store, "--search", "--json"])
+if out.exit_code:
+    raise SystemExit(out.output[-2000:])
+result = json.loads(out.output[out.output.index("{"):])
+seconds = time.process_time() - cpu
+print(json.dumps({"rate": 1.0 / seconds, "cpu_seconds": seconds, "searches": result["search"]["searches"],
+                  "exploitability": result["exploitability"]}))
+"""
+
+#: the cfr+ iterations of ``--what core-search``'s blueprint per game
+CORE_SEARCH_BLUEPRINTS = {"kuhn": 30, "leduc": 50, "liars_dice": 30}
+
+
+def train_core_blueprint(tmp: Path, game: str) -> str:
+    out = tmp / f"{game}.zarr"
+    subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--game", game, "--iterations", str(CORE_SEARCH_BLUEPRINTS[game]),
+                    "--out", str(out), "--json"], check=True, capture_output=True)  # fmt: skip
+    return str(out)
+
+
 def train_search_blueprint(tmp: Path) -> str:
     """The six-player ``tiny`` blueprint both trees' search matches play over (this checkout trains it)."""
     out = tmp / "bp6"
@@ -184,12 +218,14 @@ def run_probe(tree: Path, probe: str, args: list[str]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", default="HEAD~1", help="the commit to compare against (default HEAD~1)")
-    parser.add_argument("--game", choices=("nlth", "leduc", "liars_dice"), default="nlth")
+    parser.add_argument("--game", choices=("nlth", "leduc", "liars_dice", "kuhn"), default="nlth",
+                        help="the game (kuhn: --what core-search only)")
     parser.add_argument("--preset", default="tiny", help="nlth's abstraction preset")
     parser.add_argument("--iterations", type=int, default=300_000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--what", choices=("mccfr", "tabular", "spot", "abstraction", "search"), default="mccfr",
-                        help="MCCFR training, tabular CFR+, the spot benchmark's solve, a card abstraction build or six-player search latency")
+    parser.add_argument("--what", choices=("mccfr", "tabular", "spot", "abstraction", "search", "core-search"), default="mccfr",
+                        help="MCCFR training, tabular CFR+, the spot benchmark's solve, a card abstraction build, six-player "
+                             "search latency or the core search agent's composition")  # fmt: skip
     parser.add_argument("--hands", type=int, default=40, help="--what search: hands of the match")
     parser.add_argument("--street", choices=("river", "turn", "flop"), default="turn", help="--what spot: the street")
     parser.add_argument("--threads", type=int, default=None,
@@ -197,16 +233,23 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "tabular" and args.game == "nlth":
         parser.error("--what tabular runs on --game leduc or liars_dice")
+    if args.what == "core-search" and args.game not in CORE_SEARCH_BLUEPRINTS:
+        parser.error("--what core-search runs on --game kuhn, leduc or liars_dice")
+    if args.what != "core-search" and args.game == "kuhn":
+        parser.error("--game kuhn runs with --what core-search only")
     probe, probe_args = {
         "mccfr": (PROBE, [args.preset, str(args.iterations), args.game, str(args.threads or 1)]),
         "tabular": (TABULAR_PROBE, [args.game, str(args.iterations)]),
         "spot": (SPOT_PROBE, [args.street, str(args.threads or 2)]),
         "abstraction": (ABSTRACTION_PROBE, [args.preset, str(args.threads or 2)]),
         "search": (SEARCH_PROBE, []),
+        "core-search": (CORE_SEARCH_PROBE, []),
     }[args.what]
     with tempfile.TemporaryDirectory() as tmp:
         if args.what == "search":
             probe_args = [train_search_blueprint(Path(tmp)), str(args.hands)]
+        if args.what == "core-search":
+            probe_args = [args.game, train_core_blueprint(Path(tmp), args.game)]
         if args.what == "abstraction":
             return compare_abstraction_builds(args, probe, probe_args, Path(tmp))
         base = Path(tmp) / "base"
@@ -219,6 +262,9 @@ def main() -> None:
             elif args.what == "search":
                 print("| round | tree | searched decisions | median s | p95 s | match CPU s |")
                 print("|---|---|---:|---:|---:|---:|")
+            elif args.what == "core-search":
+                print("| round | tree | CPU s | searches | exploitability |")
+                print("|---|---|---:|---:|---|")
             else:
                 unit = "it/CPU s" if args.what != "mccfr" or (args.threads or 1) == 1 else "it/s"
                 print(f"| round | {args.base} {unit} | this checkout {unit} | ratio |")
@@ -235,9 +281,13 @@ def main() -> None:
                     for name, row in ((args.base, old), ("this checkout", new)):
                         print(f"| {r + 1} | {name} | {row['decisions']} | {row['median']:.3f} | {row['p95']:.3f} | "
                               f"{row['cpu_seconds']:.1f} |", flush=True)
+                elif args.what == "core-search":
+                    for name, row in ((args.base, old), ("this checkout", new)):
+                        print(f"| {r + 1} | {name} | {row['cpu_seconds']:.2f} | {row['searches']} | {row['exploitability']!r} |", flush=True)
                 else:
                     print(f"| {r + 1} | {old['rate']:,.0f} | {new['rate']:,.0f} | {new['rate'] / old['rate']:.3f} |", flush=True)
-            what = {"spot": "speed (1 / solver seconds)", "search": "speed (1 / median seconds per searched decision)"}.get(args.what, "rate")
+            what = {"spot": "speed (1 / solver seconds)", "search": "speed (1 / median seconds per searched decision)",
+                    "core-search": "speed (1 / processor seconds)"}.get(args.what, "rate")  # fmt: skip
             print(f"\nmedian {what} ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)

@@ -1,4 +1,5 @@
-"""Exact exploitability of nested unsafe search on Leduc (docs/search.md).
+"""Exact exploitability of nested unsafe search (the core's range search agent) on Leduc
+(docs/search.md).
 
 For each configuration the agent's whole strategy is composed (the search is run at every
 root the agent can reach, from every seat and hand, see gamesolve.search.compose) and
@@ -21,7 +22,9 @@ from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.explicit_tree import compile_explicit_tree
 from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
 from gamesolve.game.factored_compiler import compile_factored
-from gamesolve.search import DepthLimit, SearchAgent, SearchCache, SearchConfig, SearchForm, TabularPolicy, compose_agent_policy
+from gamesolve.search import SolveMemo, TabularPolicy, compose_agent_policy
+from gamesolve.search.compose import RangeSeat
+from gamesolve.search.player import keyed_range_search_player
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve_leduc import LeducGame
@@ -39,17 +42,19 @@ def blueprint_slots(game, tree, kind: str, iterations: int, seed: int):
 
 
 def configurations(args):
-    base = dict(iterations=args.iterations, algorithm=args.algorithm, sampling_above=args.sampling_above,
-                mccfr_iterations=args.mccfr_iterations, rollouts=args.rollouts, beliefs=args.beliefs)
+    """Name -> the search agent's options (``search:`` option strings)."""
+    base = {"iterations": args.iterations, "algorithm": args.algorithm, "mccfr_iterations": args.mccfr_iterations,
+            "beliefs": args.beliefs, "sampling_above": args.sampling_above, "rollouts": args.rollouts}  # fmt: skip
+    base = {key: str(value) for key, value in base.items() if value is not None}
     out = {}
     for play in args.play:
-        out[f"(b) k=1, {play}"] = SearchConfig(k=1, play=play, **base)
-        out[f"(c) k=4, {play}"] = SearchConfig(k=4, play=play, **base)
+        out[f"(b) k=1, {play}"] = {"k": "1", "play": play, **base}
+        out[f"(c) k=4, {play}"] = {"k": "4", "play": play, **base}
         if args.players == 2:
-            out[f"(d) end of game, {play}"] = SearchConfig(depth=DepthLimit.end_of_game(), play=play, **base)
+            out[f"(d) end of game, {play}"] = {"depth": "game", "play": play, **base}
         if args.round_one_only:
-            out[f"k=1, round 1 only, {play}"] = SearchConfig(k=1, play=play, search_rounds=(0,), **base)
-            out[f"k=4, round 1 only, {play}"] = SearchConfig(k=4, play=play, search_rounds=(0,), **base)
+            out[f"k=1, round 1 only, {play}"] = {"k": "1", "play": play, "search_rounds": "0", **base}
+            out[f"k=4, round 1 only, {play}"] = {"k": "4", "play": play, "search_rounds": "0", **base}
     return out
 
 
@@ -74,7 +79,7 @@ def main():
     t0 = time.time()
     tree = compile_explicit_tree(game)
     evaluator = TreeEvaluator(tree)
-    form = SearchForm(compile_factored(game))
+    form = compile_factored(game)
     print(f"{game.describe()}: {tree.num_infosets} infosets, compiled in {time.time() - t0:.1f} s", flush=True)
     rows = []
     for seed in args.seeds:
@@ -85,13 +90,11 @@ def main():
         print(json.dumps(rows[-1]), flush=True)
         for name, config in configurations(args).items():
             t0 = time.time()
-            cache = SearchCache()
-            policy = compose_agent_policy(
-                game, tree, lambda seat: SearchAgent(game, blueprint, form, seat, config, cache=cache)  # noqa: B023
-            )
+            agent = keyed_range_search_player(game, form, blueprint, config, 0, SolveMemo(max_bytes=None))
+            policy = compose_agent_policy(game, tree, lambda seat: RangeSeat(agent, seat))  # noqa: B023
             ev = evaluator.evaluate(policy)
             rows.append({"seed": seed, "config": name, "exploitability": ev.exploitability, "nash_conv": ev.nash_conv,
-                         "searches": cache.solves, "seconds": round(time.time() - t0, 1)})
+                         "searches": agent.memo.solves, "seconds": round(time.time() - t0, 1)})
             print(json.dumps(rows[-1]), flush=True)
     print("| seed | configuration | exploitability | NashConv | searches |")
     print("|---|---|---|---|---|")

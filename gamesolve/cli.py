@@ -632,58 +632,38 @@ def _search_over_form(game, form, store, config, evaluate, progress) -> dict[str
     return fields
 
 
-def _search_agents(game, form, blueprint, config):
-    """``(make_agent, report)``: the search agent of ``config`` over ``blueprint`` on ``form``,
-    for each seat of the composing walk, and a function that reports what it did. The range
-    agent (``config`` a dict of its options) is one agent for every seat, so the seats share
-    its leaf values and kept solves (all of them: the composition asks for each many times)."""
-    from gamesolve.search import SearchAgent, SearchCache, SearchForm
+def _search_agents(game, form, blueprint, config: dict[str, str]):
+    """``(make_agent, report)``: the range search agent of ``config`` (its options) over
+    ``blueprint`` on ``form``, for each seat of the composing walk, and a function that reports
+    what it did. It is one agent for every seat, so the seats share its leaf values and kept
+    solves (all of them: the composition asks for each many times)."""
     from gamesolve.search.compose import RangeSeat
     from gamesolve.search.player import keyed_range_search_player
     from gamesolve.search.range_agent import SolveMemo
 
     started = time.perf_counter()
-    if isinstance(config, dict):
-        agent = keyed_range_search_player(game, form, blueprint, {**config, "seconds": "0"}, 0, SolveMemo(max_bytes=None))
-        return (lambda seat: RangeSeat(agent, seat)), lambda: {
-            "agent": "range", **agent.settings, "searches": agent.memo.solves, "seconds": time.perf_counter() - started}
-    cache, search_form = SearchCache(), SearchForm(form)
-    return (lambda seat: SearchAgent(game, blueprint, search_form, seat, config, cache=cache)), lambda: {
-        "agent": "nested", **_nested_report(config), "searches": cache.solves, "seconds": time.perf_counter() - started}
+    agent = keyed_range_search_player(game, form, blueprint, config, 0, SolveMemo(max_bytes=None))
+    return (lambda seat: RangeSeat(agent, seat)), lambda: {
+        "agent": "range", **agent.settings, "searches": agent.memo.solves, "seconds": time.perf_counter() - started}
 
 
-def _search_label(config) -> str:
-    if isinstance(config, dict):
-        return "range search agent" + "".join(f" {k}={v}" for k, v in config.items())
-    return f"nested search agent (k={config.k}, leaves at {config.depth})"
+def _search_label(config: dict[str, str]) -> str:
+    return "range search agent" + "".join(f" {k}={v}" for k, v in config.items())
 
 
-def _search_config(search_options: tuple[str, ...]):
-    """The ``-s KEY=VALUE`` search settings: a dict of the range agent's options (checked
-    where it is built, against the game), or the nested agent's
-    :class:`~gamesolve.search.SearchConfig` (``-s agent=nested``, ``-s beliefs=exact``: the
-    check); a bad one is an :class:`InputError` naming it."""
-    from gamesolve.search import SearchConfig
-    from gamesolve.search.player import RangeSearchOptions, search_implementation
+def _search_config(search_options: tuple[str, ...]) -> dict[str, str]:
+    """The ``-s KEY=VALUE`` options of the range search agent (checked here before the game is
+    compiled, and where it is built against the game); a bad one is an :class:`InputError`
+    naming it."""
+    from gamesolve.search.player import RangeSearchOptions
 
     try:
         options = _finite(parse_params(search_options, "--search-option"), "--search-option")
-        if search_implementation(options) == "nested":
-            return SearchConfig.from_options(options)
-        if RangeSearchOptions.parse(options).solve.seconds != 0:  # checked before the game is compiled
+        if RangeSearchOptions.parse(options).solve.seconds != 0:
             raise ValueError("--search composes the agent's strategy exactly: it takes no time budget (seconds=0)")
         return options
     except (ValueError, TypeError, OverflowError) as exc:
         raise InputError(one_line(exc)) from None
-
-
-def _nested_report(config) -> dict[str, Any]:
-    """What ``exploitability --search`` reports of the nested search agent's settings."""
-    return {
-        "k": config.k, "depth": str(config.depth), "iterations": config.iterations, "algorithm": config.algorithm,
-        "play": config.play, "first_round": config.first_round, "rollouts": config.rollouts,
-        "sampling_above": config.sampling_above, "beliefs": config.beliefs,
-    }  # fmt: skip
 
 
 def _finite(options: dict[str, str], flag: str) -> dict[str, str]:

@@ -6,8 +6,7 @@ from outside, through their public attributes, so the search package stays unawa
 
 * ``policy``: the probabilities of its :class:`~gamesolve.search.policy.Policy`; its reference
   policy (whose self-play values AIVAT uses) is that policy.
-* ``search``: a copy of the agent (:meth:`~gamesolve.search.range_agent.RangeSearchAgent.replayed`;
-  the nested agent's: a fresh :class:`~gamesolve.search.nested.SearchAgent` for the seat)
+* ``search``: a copy of the agent (:meth:`~gamesolve.search.range_agent.RangeSearchAgent.replayed`)
   replays the hypothetical hand (its searches depend on the hand so far, through the
   probabilities it froze at its own earlier turns) and answers with its policy at the state;
   solves are shared with the agent. Its reference policy is its blueprint; the exposure is
@@ -57,25 +56,6 @@ class PolicyExposure:
         return {int(a): float(x) for a, x in zip(state.legal_actions(), p / p.sum())}
 
 
-class SearchExposure:
-    def __init__(self, player):
-        self.player = player
-        self.reference_policy = player.blueprint
-        self._templates: dict = {}
-
-    def action_probabilities(self, state: State, seat: int, path: Sequence[tuple[State, int]]) -> dict[int, float]:
-        from gamesolve.search.nested import SearchAgent
-
-        p = self.player
-        if seat not in self._templates:
-            self._templates[seat] = SearchAgent(p.game, p.blueprint, p.form, seat, p.config, cache=p.cache)
-        agent = self._templates[seat].fork()
-        agent.new_hand()
-        for before, action in path:
-            agent.observe(before, action)
-        return agent.policy(state)
-
-
 class RangeSearchExposure:
     def __init__(self, agent):
         from gamesolve.search.policy import NodePolicy
@@ -95,13 +75,11 @@ class RangeSearchExposure:
 def exposure_of(agent):
     """The agent's strategy exposure: itself if it implements the protocol, an adapter for
     the core's policy and search agents, else None."""
-    from gamesolve.search.player import PolicyPlayer, SearchPlayer
+    from gamesolve.search.player import PolicyPlayer
     from gamesolve.search.range_agent import RangeSearchAgent
 
     if isinstance(agent, ExposesStrategy):
         return agent
-    if isinstance(agent, SearchPlayer):
-        return SearchExposure(agent)
     if isinstance(agent, RangeSearchAgent):
         return RangeSearchExposure(agent)
     if isinstance(agent, PolicyPlayer):

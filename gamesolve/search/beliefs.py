@@ -7,21 +7,19 @@ node over the histories ``h`` of the root public state ``G`` with probability
 cards is updated by Bayes' rule with the profile ``sigma`` in force (the blueprint before
 any search, then the latest search's average strategy).
 
-Two representations with one interface (``-s beliefs=exact|range``):
+Two representations:
 
+* :class:`ItemRanges` keeps, per player, a vector of reach over their private states: Bayes'
+  rule multiplies the actor's vector by the profile's probability of the action for each
+  private state, and a public item dealt (a card) removes the states holding it. Nothing is
+  enumerated: this is what the range search agent carries, at every size.
 * :class:`PublicBeliefState` keeps every history of the current public state with its
   chance probability and, separately, each player's own reach ``pi_i(h)`` (the product of
   that player's action probabilities). Keeping the factors apart makes Bayes' rule a
   multiplication of one column. This exact enumeration walks the game's states; it is the
-  check of the other.
-* :class:`RangeBeliefs` keeps, per player, a vector of reach over their private states at a
-  node of the game's factored form: Bayes' rule multiplies the actor's vector by the
-  profile's probability of the action for each private state, and chance is the deal list's
-  (card removal included). Nothing is enumerated: this is what scales.
+  check of the other (:class:`HistoryRanges`, ``-s beliefs=exact``).
 
-Both give the subgame its root: the node and every player's reach vector
-(:meth:`root_reach`). Probabilities are asked by information-state key, ``prob(key, player,
-action)``, so both multiply the very same numbers.
+Both give a subgame its root: every player's reach vector over private states.
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gamesolve.game.factored import CHANCE as CHANCE_NODE
 from gamesolve.game.factored import FactoredGame, FormError
 from gamesolve.game.state import CHANCE, Game, State
 
@@ -155,93 +152,6 @@ class PublicBeliefState:
         return reach
 
 
-class RangeBeliefs:
-    """Per-player reach vectors over private states at a node of a factored form (see the
-    module docstring). Immutable: updates return new objects."""
-
-    def __init__(self, form: FactoredGame, node: int, reach: np.ndarray, outcomes: tuple[int, ...] = (),
-                 skipped_updates: int = 0):  # fmt: skip
-        self.form = form
-        self.node = node
-        self.reach = reach  # float[P, S]
-        self.outcomes = outcomes  # public chance outcomes on the way to the node
-        self.skipped_updates = skipped_updates
-
-    @classmethod
-    def initial(cls, form: FactoredGame) -> RangeBeliefs:
-        return cls(form, 0, np.ones((form.num_players, int(form.num_private.max()))))
-
-    @property
-    def num_players(self) -> int:
-        return self.form.num_players
-
-    def public_key(self) -> str:
-        return self.form.node_keys[self.node]
-
-    def deal_weights(self, reach: np.ndarray | None = None) -> np.ndarray:
-        """``prob(d) * prod_q reach[q, s_q(d)]`` for every listed deal consistent with the
-        node's public chance, 0 for the others."""
-        reach = self.reach if reach is None else reach
-        return self.form.deals.listed.weights(reach, self.form.node_round[self.node], self.outcomes)
-
-    def marginal(self, form: FactoredGame, node: int, player: int) -> np.ndarray:
-        """``player``'s belief over their private states (card removal included)."""
-        w = self.deal_weights()
-        total = w.sum()
-        if total <= 0:
-            raise ZeroReachError(f"every deal of public state {self.public_key()!r} has probability 0")
-        rnd = self.form.node_round[self.node]
-        return np.bincount(self.form.deals.listed.private[:, player, rnd], weights=w / total, minlength=self.reach.shape[1])
-
-    def after_chance(self, next_public_key: str) -> RangeBeliefs:
-        """Move to the public state observed next: a public chance node's child, or nowhere
-        for private chance (the deal's probabilities already cover it)."""
-        form = self.form
-        if form.node_kind[self.node] == CHANCE_NODE:
-            start = form.child_start[self.node]
-            for k, child in enumerate(form.children(self.node)):
-                if form.node_keys[child] == next_public_key:
-                    label = int(form.edge_label[start + k])
-                    return RangeBeliefs(form, int(child), self.reach, self.outcomes + (label,), self.skipped_updates)
-            raise ZeroReachError(f"no outcome of {self.public_key()!r} leads to public state {next_public_key!r}")
-        if next_public_key == self.public_key():
-            return self
-        raise ValueError(f"public state {self.public_key()!r} is not a chance node")
-
-    def after_action(self, action: int, prob: ActionProb) -> RangeBeliefs:
-        """Bayes' rule for a public action: the actor's reach of each private state times the
-        profile's probability of the action there; private states that cannot occur at this
-        node get 0. As :meth:`PublicBeliefState.after_action` when the action has probability
-        0 everywhere."""
-        form = self.form
-        node = self.node
-        player = int(form.node_player[node])
-        if player < 0:
-            raise ValueError(f"public state {self.public_key()!r} is not a decision node")
-        labels = [int(a) for a in form.labels(node)]
-        child = int(form.children(node)[labels.index(int(action))])
-        reach = self.reach.copy()
-        for s in range(reach.shape[1]):
-            key = form.key_of(node, s)
-            reach[player, s] *= prob(key, player, action) if key is not None else 0.0
-        skipped = self.skipped_updates
-        if not self.deal_weights(reach).sum() > 0:
-            reach = self.reach.copy()
-            skipped += 1
-        return RangeBeliefs(form, child, reach, self.outcomes, skipped)
-
-    def root_reach(self, form: FactoredGame, node: int) -> np.ndarray:
-        """The reach vectors, 0 for private states no deal of this public state holds (the
-        public cards' card removal)."""
-        deals = self.form.deals.listed
-        consistent = self.deal_weights(np.ones_like(self.reach)) > 0
-        rnd = self.form.node_round[node]
-        possible = np.zeros(self.reach.shape, dtype=bool)
-        for q in range(self.num_players):
-            possible[q, deals.private[consistent, q, rnd]] = True
-        return np.where(possible, self.reach, 0.0)
-
-
 class ItemRanges:
     """Per-player reach over private states made of items (cards), for games too large to list
     their deals (hold'em: 1,326 hands per player). Nothing is bound to a form: a public item
@@ -269,10 +179,15 @@ class ItemRanges:
         reach[:, (self.items == int(item)).any(axis=1)] = 0.0
         return ItemRanges(self.items, reach, self.board + (int(item),), self.skipped_updates)
 
-    def after_action(self, player: int, probs: np.ndarray) -> ItemRanges:
+    def after_chance(self, state: State, action: int) -> ItemRanges:
+        """A chance outcome: nothing to do (public items are removed by :meth:`after_item`)."""
+        return self
+
+    def after_action(self, player: int, probs: np.ndarray, action: int | None = None) -> ItemRanges:
         """Bayes' rule: ``player``'s reach times ``probs[s]``, the profile's probability of the
-        observed action with private state ``s``. If that zeroes every state (the profile says
-        the action never happens), the beliefs stay as they were and ``skipped_updates`` counts it."""
+        observed ``action`` with private state ``s`` (beliefs over ranges need no more of the
+        action). If that zeroes every state (the profile says the action never happens), the
+        beliefs stay as they were and ``skipped_updates`` counts it."""
         reach = self.reach.copy()
         reach[player] *= np.asarray(probs, dtype=np.float64)
         if not reach[player].any():
@@ -287,3 +202,36 @@ class ItemRanges:
         if total <= 0:
             raise ZeroReachError(f"player {player}'s range is empty")
         return r / total
+
+
+class HistoryRanges:
+    """The range search agent's beliefs by enumeration (``-s beliefs=exact``, the check of
+    :class:`ItemRanges`): every history of the public state (:class:`PublicBeliefState`), the
+    players' reach over private states read off them where a subgame asks (:attr:`reach`).
+    Chance expands the histories; an action multiplies each history's reach of the actor by
+    the profile's probability for the private state that history gives it. Needs a form that
+    keeps keys (``locator``: :class:`~gamesolve.search.locate.FormLocator`)."""
+
+    def __init__(self, histories: PublicBeliefState, locator):
+        self.histories = histories
+        self.locator = locator
+
+    @classmethod
+    def initial(cls, locator) -> HistoryRanges:
+        return cls(PublicBeliefState.initial(locator.game), locator)
+
+    @property
+    def skipped_updates(self) -> int:
+        return self.histories.skipped_updates
+
+    @property
+    def reach(self) -> np.ndarray:
+        """``float[P, S]`` every player's reach at the current public state's node."""
+        return self.histories.root_reach(self.locator.form, self.locator.node(self.histories.representative))
+
+    def after_chance(self, state: State, action: int) -> HistoryRanges:
+        return HistoryRanges(self.histories.after_chance(state.child(action).public_state_key()), self.locator)
+
+    def after_action(self, player: int, probs: np.ndarray, action: int) -> HistoryRanges:
+        keys = self.locator.form.private_keys(self.locator.node(self.histories.representative), player)
+        return HistoryRanges(self.histories.after_action(action, lambda key, _p, _a: float(probs[keys[key]])), self.locator)

@@ -7,25 +7,37 @@ The agent's behaviour at an information set depends only on what its seat has ob
 (its own keys and the public states along the way), so one representative path per
 information set suffices. A depth-first walk per seat visits every history but forks and
 advances the agent only for observation sequences not met before (the opponents' private
-cards do not multiply the agent's work). Searches repeat across paths and are memoised by the agents'
-shared :class:`~gamesolve.search.nested.SearchCache`.
+cards do not multiply the agent's work). Searches repeat across paths and are kept by the agents'
+shared :class:`~gamesolve.search.range_agent.SolveMemo`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Protocol
 
 import numpy as np
 
 from gamesolve.game.explicit_tree import ExplicitTree
 from gamesolve.game.state import CHANCE, TERMINAL, Game, State
 from gamesolve.game.factored import FactoredGame
-from gamesolve.search.nested import SearchAgent
 from gamesolve.search.policy import aligned, row_layout
 
 
-def _seat_decisions(game: Game, seat: int, agent: SearchAgent,
-                    every_history: bool) -> Iterator[tuple[State, SearchAgent, list[int]]]:
+class SeatAgent(Protocol):
+    """A search agent in one seat as the composing walk drives it (:class:`RangeSeat`)."""
+
+    def new_hand(self) -> None: ...
+
+    def fork(self) -> SeatAgent: ...
+
+    def observe(self, state: State, action: int) -> None: ...
+
+    def policy(self, state: State) -> dict[int, float]: ...
+
+
+def _seat_decisions(game: Game, seat: int, agent: SeatAgent,
+                    every_history: bool) -> Iterator[tuple[State, SeatAgent, list[int]]]:
     """``(state, agent, legal actions)`` at ``seat``'s decisions, once per observation sequence of
     the seat (its own information-state key and the public state after each transition), with
     ``agent`` as it stands after observing that sequence; the caller asks it before the walk
@@ -36,7 +48,7 @@ def _seat_decisions(game: Game, seat: int, agent: SearchAgent,
     sequence's agent for the histories that share it; else follow one history per sequence."""
     agent.new_hand()
     # (parent view, own key, public key) -> (view, its agent where every history is walked)
-    views: dict[tuple[int, str, str], tuple[int, SearchAgent | None]] = {}
+    views: dict[tuple[int, str, str], tuple[int, SeatAgent | None]] = {}
     decided: set[int] = set()
     stack = [(game.new_initial_state(), agent, 0)]
     while stack:
@@ -66,7 +78,7 @@ def _seat_decisions(game: Game, seat: int, agent: SearchAgent,
 
 class RangeSeat:
     """A :class:`~gamesolve.search.range_agent.RangeSearchAgent` in ``seat``, driven as the
-    composing walk drives a :class:`SearchAgent` (``new_hand()``, ``fork``, ``observe``,
+    composing walk drives a :class:`SeatAgent` (``new_hand()``, ``fork``, ``observe``,
     ``policy``)."""
 
     def __init__(self, agent, seat: int):
@@ -86,7 +98,7 @@ class RangeSeat:
         return self.agent.policy(state)
 
 
-def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[int], SearchAgent],
+def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[int], SeatAgent],
                          on_infoset: Callable[[], None] | None = None) -> np.ndarray:
     """Slot-indexed policy: at each information set of seat ``p``, the distribution
     ``make_agent(p)`` would act with after observing a history of that set.
@@ -108,7 +120,7 @@ def compose_agent_policy(game: Game, tree: ExplicitTree, make_agent: Callable[[i
     return out
 
 
-def compose_form_policy(game: Game, form: FactoredGame, make_agent: Callable[[int], SearchAgent],
+def compose_form_policy(game: Game, form: FactoredGame, make_agent: Callable[[int], SeatAgent],
                         on_decision: Callable[[], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(row_offset, rows)`` (:func:`~gamesolve.search.policy.row_layout` of ``form``):
     at every row of seat ``p``, the distribution ``make_agent(p)`` acts with there.

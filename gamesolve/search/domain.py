@@ -68,7 +68,8 @@ class RoundPlan(Protocol):
 
     def label(self, state: State, action: int) -> int:
         """The subgame's label of real ``action`` at ``state`` (e.g. a raise past the effective
-        stack as the subgame's all-in)."""
+        stack as the subgame's all-in); at a chance node inside the round (a round whose
+        subgame spans public chance), the subgame's label of that outcome."""
 
     def subgame(self, added: Mapping[Path, set[int]], ranges: ItemRanges) -> RangeSubgame | None:
         """The round's subgame with the labels ``added`` where opponents left its abstraction
@@ -77,7 +78,13 @@ class RoundPlan(Protocol):
 
 
 class SearchDomain(Protocol):
-    """A game as the range search agent sees it (see the module docstring)."""
+    """A game as the range search agent sees it (see the module docstring).
+
+    One optional method: ``initial_ranges()``, the beliefs at the start of a hand where they
+    are not :class:`~gamesolve.search.beliefs.ItemRanges` over :attr:`items` (the exact check,
+    :class:`~gamesolve.search.beliefs.HistoryRanges`): an object with ``reach`` (``float[P,
+    S]``), ``after_action(player, probs, action)``, ``after_chance(state, action)`` and
+    ``after_item(item)``."""
 
     items: np.ndarray
     """``int[S, k]`` the public items each private state holds (-1 for none)."""

@@ -23,12 +23,22 @@ root to root by Bayes' rule with sigma):
   :class:`~gamesolve.search.leaves.StoredLeafValues` for a blueprint in a strategy store), or
   with ``depth=game`` to the end of the game; ``search_rounds`` and ``first_round`` name the
   betting rounds that search;
-* elsewhere the blueprint plays.
+* elsewhere the blueprint plays. With ``depth=game`` a round that does not search keeps the
+  last search's strategy, which reaches the end of the game: the round continues the last
+  searched one (its public chance on the way).
 
-Every subgame offers every action (no abstraction, hence never an added action) and is solved
-over both players' ranges at its root: vector CFR, the solver the core picks for that shape.
+Every subgame offers every action unless an ``abstraction`` says otherwise
+(:class:`~gamesolve.search.abstraction.RemoveActions`: tests and experiments with off-tree
+actions); an opponent's action it does not offer is added where it was taken and the round is
+re-solved (Algorithm 2, lines 5-7), or, in a round the blueprint plays (``first_round``), it
+triggers a search of the rest of the round from the state after it. Subgames are solved over
+the players' ranges at the root: vector CFR, or Linear MCCFR over deals drawn from the beliefs
+for subgames of more than ``sampling_above`` public nodes (Pluribus' choice for large ones).
 Roots are public states, the same for every seat, so the round a state is in is a function of
 the state (:meth:`FormSearchDomain.round_of`).
+
+Beliefs are ranges; ``exact_beliefs`` enumerates the histories instead
+(:class:`~gamesolve.search.beliefs.HistoryRanges`, the check: both give the same subgames).
 
 Its private states are dealt once and kept to the end (what
 :class:`~gamesolve.search.beliefs.ItemRanges` carries); public chance may come between them
@@ -45,9 +55,10 @@ import attrs
 import numpy as np
 
 from gamesolve.game.factored import CHANCE, FactoredGame, FormError, round_segments, subtree_ends
+from gamesolve.game.state import CHANCE as CHANCE_PLAYER
 from gamesolve.game.state import State
-from gamesolve.search.abstraction import AllActions
-from gamesolve.search.beliefs import ItemRanges
+from gamesolve.search.abstraction import ActionAbstraction, AllActions
+from gamesolve.search.beliefs import HistoryRanges, ItemRanges
 from gamesolve.search.domain import Path, RangeSubgame
 from gamesolve.search.leaves import LeafEvaluator
 from gamesolve.search.locate import FormLocator
@@ -66,19 +77,26 @@ class FormSearchDomain:
 
     :param rows: the blueprint by public node (``at(node) -> float[S, actions]``).
     :param end_nodes: search the rest of the game once it has at most this many public nodes.
+    :param abstraction: the actions subgames offer (None: every action).
+    :param sampling_above: solve subgames of more public nodes than this by Linear MCCFR.
+    :param exact_beliefs: enumerate the histories instead of carrying ranges (the check).
     """
 
     def __init__(self, form: FactoredGame, rows, locator: FormLocator, end_nodes: int = END_NODES,
                  depth: DepthLimit | None = None, leaves: LeafEvaluator | None = None, first_round: bool = True,
-                 search_rounds: tuple[int, ...] | None = None):  # fmt: skip
+                 search_rounds: tuple[int, ...] | None = None, abstraction: ActionAbstraction | None = None,
+                 sampling_above: int | None = None, exact_beliefs: bool = False):  # fmt: skip
         chance = form.node_kind == CHANCE
         if chance.any() and not form.has_constant_private_states():
             raise FormError(f"{form.game_name}: search over ranges needs private states that public chance leaves as "
-                            f"they are (one reach vector per player); the core's nested search plays it")  # fmt: skip
+                            f"they are (one reach vector per player); a game that deals private information after public "
+                            f"chance cannot be searched")  # fmt: skip
         if end_nodes < 1:
             raise ValueError(f"end_nodes must be at least 1, got {end_nodes}")
         if depth is not None and not depth.unlimited and leaves is None:
             raise ValueError(f"a depth-limited search ({depth}) needs leaf values")
+        if exact_beliefs and not locator.keyed:
+            raise ValueError(f"beliefs=exact enumerates histories by key; the form of {form.game_name} keeps no keys")
         self.form = form
         self.rows = rows
         self.locator = locator
@@ -88,6 +106,9 @@ class FormSearchDomain:
         self.leaves = leaves
         self.first_round = first_round
         self.search_rounds = search_rounds
+        self.abstraction = abstraction
+        self.sampling_above = sampling_above
+        self.exact_beliefs = exact_beliefs
         self._ends = subtree_ends(form)
         # Public chance below a node (preorder: its subtree is the range node .. end - 1).
         counts = np.concatenate([[0], np.cumsum(chance)])
@@ -105,12 +126,23 @@ class FormSearchDomain:
     def round_of(self, state: State) -> int:
         """The betting round (the public chance nodes above), cut into the stretches the depth
         limit's actions and raises give (a new root at each), and a last one once the rest
-        of the game is searched to its end."""
+        of the game is searched to its end. With ``depth=game`` a round that does not search
+        continues the last one that did (whose subgame reaches the end of the game)."""
         node = self.locator.node(state)
+        level = int(self.form.node_level[node])
+        if self.depth is not None and self.depth.unlimited:
+            searched = [r for r in range(level + 1) if self._searches(r)]
+            return searched[-1] if searched else level
         if self._to_the_end(node):
             return LAST_ROUND
         within = 0 if self._segments is None else int(self._segments[node])
-        return int(self.form.node_level[node]) * (1 << 20) + within
+        return level * (1 << 20) + within
+
+    def initial_ranges(self):
+        """The beliefs at the start of a hand: ranges, or every history (``exact_beliefs``)."""
+        if self.exact_beliefs:
+            return HistoryRanges.initial(self.locator)
+        return ItemRanges.initial(self.items, self.form.num_players)
 
     def public_items(self, state: State) -> tuple[int, ...]:
         return ()
@@ -123,7 +155,7 @@ class FormSearchDomain:
 
     def plan(self, root: State, seat: int, triggered: bool) -> _Subgame | None:
         node = self.locator.node(root)
-        if not self._searches(int(self.form.node_level[node])):
+        if not triggered and not self._searches(int(self.form.node_level[node])):
             return None
         if self._to_the_end(node):
             return _Subgame(self, node, None)
@@ -138,26 +170,49 @@ class FormSearchDomain:
             return False
         return self.first_round or betting_round > 0
 
+    def _links(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(parent, edge_into)`` of every node (built on first use: a large form's walks
+        between roots never need them)."""
+        if self._parent is None:
+            form = self.form
+            self._parent = np.full(form.num_nodes, -1, dtype=np.int64)
+            self._parent[form.child_list] = np.repeat(np.arange(form.num_nodes), form.num_actions)
+            self._edge_into = np.zeros(form.num_nodes, dtype=np.int64)
+            self._edge_into[form.child_list] = np.arange(len(form.child_list))
+        return self._parent, self._edge_into
+
     def outcomes(self, node: int) -> tuple[int, ...]:
         """The public chance outcomes on the way to ``node``."""
         found = self._chance_into.get(node)
         if found is None:
             form = self.form
-            if self._parent is None:
-                self._parent = np.full(form.num_nodes, -1, dtype=np.int64)
-                self._parent[form.child_list] = np.repeat(np.arange(form.num_nodes), form.num_actions)
-                self._edge_into = np.zeros(form.num_nodes, dtype=np.int64)
-                self._edge_into[form.child_list] = np.arange(len(form.child_list))
+            parent, edge_into = self._links()
             out, at = [], node
-            while self._parent[at] >= 0:
-                if form.node_kind[self._parent[at]] == CHANCE:
-                    out.append(int(form.edge_label[self._edge_into[at]]))
-                at = int(self._parent[at])
+            while parent[at] >= 0:
+                if form.node_kind[parent[at]] == CHANCE:
+                    out.append(int(form.edge_label[edge_into[at]]))
+                at = int(parent[at])
             found = self._chance_into[node] = tuple(reversed(out))
         return found
 
+    def chance_label(self, state: State, action: int) -> int:
+        """The form's label of the public chance outcome ``action`` at ``state``."""
+        _, edge_into = self._links()
+        return int(self.form.edge_label[edge_into[self.locator.node(state.child(action))]])
+
+    def offered(self, node: int) -> set[int]:
+        """The actions the subgames offer at ``node`` (before any is added)."""
+        abstraction = self.abstraction if self.abstraction is not None else AllActions()
+        return {int(a) for a in abstraction.offered(self.form, node)}
+
     def triggers(self, state: State, player: int, action: int, seat: int) -> bool:
-        return False
+        """An action the abstraction does not offer, taken in a round the blueprint plays,
+        makes the rest of the round searched (as Pluribus searches the first round only after
+        an off-tree action)."""
+        if self.abstraction is None:
+            return False
+        node = self.locator.node(state)
+        return not self._searches(int(self.form.node_level[node])) and int(action) not in self.offered(node)
 
     def blueprint_probs(self, state: State, player: int, action: int) -> np.ndarray:
         node = self.locator.node(state)
@@ -169,39 +224,62 @@ class FormSearchDomain:
 
     FORMS_KEPT = 16
 
-    def _cut(self, node: int, depth: DepthLimit | None) -> FactoredGame:
+    def _cut(self, node: int, depth: DepthLimit | None, added: frozenset[tuple[int, int]] = frozenset()) -> FactoredGame:
         """The subgame from ``node`` to the leaves of ``depth`` (their continuation choices
-        chained below them), or to the end of the game (None). Nothing in it depends on the
-        ranges, so :meth:`subgame_form` keeps the most recent (a match keeps returning to the
-        same roots)."""
+        chained below them), or to the end of the game (None), with the ``added`` actions
+        (node, action) beside the abstraction's. Nothing in it depends on the ranges, so
+        :meth:`subgame_form` keeps the most recent (a match keeps returning to the same roots)."""
         reach = np.ones((self.form.num_players, self.items.shape[0]))
         limit = DepthLimit.end_of_game() if depth is None else depth
-        spec = SubgameSpec(self.form, node, reach, self.outcomes(node), AllActions(), limit, None if depth is None else self.leaves)
+        abstraction = self.abstraction if self.abstraction is not None else AllActions()
+        spec = SubgameSpec(self.form, node, reach, self.outcomes(node), abstraction, limit, None if depth is None else self.leaves,
+                           added=added)  # fmt: skip
         return build_subgame(spec).form
+
+    def added_nodes(self, root: int, added: Mapping[Path, set[int]]) -> frozenset[tuple[int, int]]:
+        """The ``(node, action)`` pairs of the actions ``added`` by path from ``root``."""
+        out = set()
+        for path, labels in added.items():
+            node = root
+            for label in path:
+                node = int(self.form.children(node)[list(self.form.labels(node)).index(label)])
+            out.update((node, int(label)) for label in labels)
+        return frozenset(out)
 
 
 @attrs.frozen(eq=False)
 class _Subgame:
-    """The subgame from ``node``, every action offered: to the leaves of ``depth``, or to the end."""
+    """The subgame from ``node``, the abstraction's actions offered: to the leaves of ``depth``,
+    or to the end."""
 
     domain: FormSearchDomain
     node: int
     depth: DepthLimit | None
 
-    offers_every_action = True  # no abstraction: an opponent never leaves the subgame
+    @property
+    def offers_every_action(self) -> bool:
+        """Without an abstraction an opponent never leaves the subgame."""
+        return self.domain.abstraction is None
 
     @property
     def memo_key(self) -> tuple[int, DepthLimit | None]:
-        """The subgame depends on its root and depth alone (and the ranges, which the agent adds)."""
+        """The subgame depends on its root and depth alone (and the ranges and added actions,
+        which the agent adds)."""
         return self.node, self.depth
 
     def label(self, state: State, action: int) -> int:
+        if state.current_player() == CHANCE_PLAYER:  # a round searched across public chance
+            return self.domain.chance_label(state, action)
         return int(action)
 
-    def subgame(self, added: Mapping[Path, set[int]], ranges: ItemRanges) -> RangeSubgame | None:
-        if added:
-            raise ValueError("a subgame that offers every action has none to add")
-        form = self.domain.form
-        if not form.deals.listed.weights(ranges.reach, form.node_round[self.node], self.domain.outcomes(self.node)).any():
+    def subgame(self, added: Mapping[Path, set[int]], ranges) -> RangeSubgame | None:
+        domain = self.domain
+        form = domain.form
+        if not form.deals.listed.weights(ranges.reach, form.node_round[self.node], domain.outcomes(self.node)).any():
             return None  # the beliefs hold no deal
-        return RangeSubgame(self.domain.subgame_form(self.node, self.depth), root_reach=ranges.reach)
+        cut = domain.subgame_form(self.node, self.depth, domain.added_nodes(self.node, added))
+        if domain.sampling_above is not None and cut.num_nodes > domain.sampling_above:
+            # Monte Carlo: the deals drawn by their weight at the root (chance x every reach).
+            weights = cut.deals.listed.weights(ranges.reach, cut.node_round[0])
+            return RangeSubgame(attrs.evolve(cut, deals=cut.deals.listed.reweighted(weights)))
+        return RangeSubgame(cut, root_reach=ranges.reach)

@@ -34,6 +34,7 @@ class FormLocator:
     """The node and private states of ``game``'s histories in ``form`` (module docstring)."""
 
     def __init__(self, game: Game, form: FactoredGame):
+        self.game = game
         self.form = form
         self.num_private = int(form.num_private.max())
         self._node: dict[str, int] = {}

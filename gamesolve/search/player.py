@@ -17,10 +17,7 @@ plugin's agents::
 
 Options: ``store=PATH`` (both); ``policy=average|current`` (which stored policy); for
 ``search`` those of :func:`range_search_player` (``k``, ``play``, ``depth``, ``iterations``,
-``seconds``, ...). ``agent=nested`` plays the nested agent instead
-(:mod:`gamesolve.search.nested`, every :meth:`SearchConfig.from_options` key), as do
-``beliefs=exact`` (the check: every history enumerated) and the options only it has
-(``sampling_above``, ``mccfr_iterations``): issue 33 folds them into the range agent.
+``seconds``, ``beliefs=exact`` for the check that enumerates histories, ...).
 """
 
 from __future__ import annotations
@@ -32,13 +29,14 @@ import numpy as np
 
 from gamesolve.agents import Agent, AgentSpec, hand_seed
 from gamesolve.game.continuation import MAX_CONTINUATIONS
+from gamesolve.game.factored import FactoredGame
 from gamesolve.game.state import Game, State
 from gamesolve.hookspecs import hookimpl
 from gamesolve.options import typed_options
+from gamesolve.search.abstraction import ActionAbstraction
 from gamesolve.search.form_domain import END_NODES, FormSearchDomain
 from gamesolve.search.leaves import ContinuationStrategies, ExactLeafValues, SampledLeafValues, StoredLeafValues
 from gamesolve.search.locate import FormLocator
-from gamesolve.search.nested import SearchAgent, SearchCache, SearchConfig, SearchForm
 from gamesolve.search.policy import KeyedRows, NodePolicy, Policy, StoredPolicy, StoreRows, TabularPolicy
 from gamesolve.search.range_agent import RangeSearchAgent, SolveMemo
 from gamesolve.search.range_solve import RangeSolveConfig
@@ -62,44 +60,6 @@ class PolicyPlayer(Agent):
         legal = list(state.legal_actions())
         p = np.asarray(self.policy.probs(state, seat), dtype=np.float64)
         return int(legal[self.rng.choice(len(legal), p=p / p.sum())])
-
-
-class SearchPlayer(Agent):
-    """Real-time search in a match: one :class:`SearchAgent` per seat it is dealt, all
-    sharing one search cache (searches repeat across hands); reseeded per hand."""
-
-    name = "search"
-
-    def __init__(self, game: Game, blueprint: Policy, form: SearchForm, config: SearchConfig, seed: int = 0):
-        self.game = game
-        self.blueprint = blueprint
-        self.form = form
-        self.config = config
-        self.seed = seed
-        self.cache = SearchCache()
-        self._by_seat: dict[int, SearchAgent] = {}
-        self.agent: SearchAgent | None = None
-        self.rng = np.random.default_rng(seed)
-
-    def new_hand(self, seat: int, hand: int) -> None:
-        agent = self._by_seat.get(seat)
-        if agent is None:
-            agent = self._by_seat[seat] = SearchAgent(self.game, self.blueprint, self.form, seat, self.config, cache=self.cache)
-        agent.new_hand()
-        self.agent = agent
-        self.rng = np.random.default_rng(hand_seed(self.seed, hand))
-
-    def observe(self, state: State, action: int) -> None:
-        self.agent.observe(state, action)
-
-    def act(self, state: State, seat: int) -> int:
-        return self.agent.act(state, self.rng)
-
-    @property
-    def last_searched(self) -> bool:
-        """Whether a search decided the latest decision (matches report those decisions'
-        latency apart)."""
-        return self.agent is not None and self.agent.searched
 
 
 def stored_policy(game: Game, store: str | None, which: str, plugins: Any = None) -> Policy:
@@ -152,56 +112,25 @@ def make_policy_player(game: Game, seed: int, plugins: Any = None, store: str | 
 def make_search_player(game: Game, seed: int, plugins: Any = None, store: str | None = None,
                        policy: str = "average", **options: str) -> Agent:
     """The game's plugin's search agent where it has one (games too large for the core's
-    search, e.g. hold'em), else :class:`SearchPlayer` over :func:`search_form`."""
+    search, e.g. hold'em), else the core's range search agent (:func:`range_search_player`)
+    over the game's lossless form (:func:`search_form`)."""
     if plugins is not None:
         given = {"store": store, **({"policy": policy} if policy != "average" else {}), **options}
         agent = plugins.hook.gamesolve_search_agent(game=game, options=given, seed=seed)
         if agent is not None:
             return agent
 
-    options = dict(options)
-    agent = search_implementation(options)
     blueprint = stored_policy(game, store, policy, plugins)
     if isinstance(blueprint, NodePolicy):  # a form too large to name its public states
-        if agent == "nested":
-            raise ValueError(f"{game.describe()}'s blueprint is read by public node: only the range search agent plays it "
-                             f"(search options beliefs=exact, sampling_above and mccfr_iterations need the nested agent)")  # fmt: skip
         return range_search_player(game, blueprint, options, seed)
-    if agent == "range":
-        return keyed_range_search_player(game, search_form(game, plugins).form, blueprint, options, seed)
-    config = SearchConfig.from_options(options)
-    return SearchPlayer(game, blueprint, search_form(game, plugins), config, seed)
-
-
-NESTED_ONLY = ("sampling_above", "mccfr_iterations")
-"""Search options only the nested agent (:mod:`gamesolve.search.nested`) has, besides
-``beliefs=exact`` (the check: every history enumerated)."""
-
-
-def search_implementation(options: dict[str, str]) -> str:
-    """Which agent plays Algorithm 2: the range agent, unless ``agent=nested``, ``beliefs=exact``
-    or a nested-only option asks for the nested agent (the check, and the features not folded
-    into the range agent yet, issue 33). ``agent`` is taken out of ``options``, and ``beliefs``
-    too for the range agent (its beliefs are ranges)."""
-    agent = options.pop("agent", None)
-    if agent not in (None, "range", "nested"):
-        raise ValueError(f"search option agent must be range or nested, got {agent!r}")
-    beliefs = options.get("beliefs", "range")
-    if beliefs not in ("range", "exact"):
-        raise ValueError(f"search option beliefs must be range or exact, got {beliefs!r}")
-    nested = beliefs == "exact" or any(key in options for key in NESTED_ONLY)
-    if agent == "range" and nested:
-        raise ValueError(f"search options beliefs=exact, {', '.join(NESTED_ONLY)} need agent=nested")
-    if agent == "nested" or nested:
-        return "nested"
-    options.pop("beliefs", None)
-    return "range"
+    return keyed_range_search_player(game, search_form(game, plugins), blueprint, options, seed)
 
 
 RANGE_OPTIONS = {
-    "seconds": float, "iterations": int, "algorithm": str, "play": str, "threads": int, "end_nodes": int,
-    "depth": DepthLimit.parse, "k": int, "bias_factor": float, "rollouts": int, "seed": int, "first_round": str,
-    "search_rounds": lambda text: tuple(int(x) for x in text.split(",")),
+    "seconds": float, "iterations": int, "mccfr_iterations": int, "algorithm": str, "play": str, "threads": int,
+    "end_nodes": int, "depth": DepthLimit.parse, "k": int, "bias_factor": float, "rollouts": int, "seed": int,
+    "first_round": str, "search_rounds": lambda text: tuple(int(x) for x in text.split(",")), "sampling_above": int,
+    "beliefs": str,
 }  # fmt: skip
 
 
@@ -209,8 +138,8 @@ RANGE_OPTIONS = {
 class RangeSearchOptions:
     """The ``search:`` options of the core's range search agent, checked (:meth:`parse`).
 
-    :ivar solve: how subgames are solved and played (``seconds``, ``iterations``, ``algorithm``,
-        ``play``, ``threads``: :class:`RangeSolveConfig`).
+    :ivar solve: how subgames are solved and played (``seconds``, ``iterations``,
+        ``mccfr_iterations``, ``algorithm``, ``play``, ``threads``: :class:`RangeSolveConfig`).
     :ivar end_nodes: search to the end of the game once the rest has at most this many nodes.
     :ivar depth: where subgames end before that (:meth:`DepthLimit.parse`: ``round``, ``game``,
         ``actions:N``, ``raises:N`` joined by ``+``; a number N is ``round+actions:N``); None:
@@ -219,6 +148,10 @@ class RangeSearchOptions:
     :ivar rollouts: leaf values from this many sampled rollouts (seeded by ``seed``); None: exact.
     :ivar first_round: ``blueprint``: the first betting round plays the blueprint (Pluribus).
     :ivar search_rounds: the betting rounds that search (0 the first); None: all.
+    :ivar sampling_above: subgames of more public nodes are solved by Linear MCCFR
+        (``mccfr_iterations``, Pluribus' choice for large subgames); None: vector CFR always.
+    :ivar beliefs: ``range`` (vectors over private states) or ``exact`` (every history
+        enumerated: the check, on forms with keys).
     """
 
     solve: RangeSolveConfig
@@ -230,6 +163,8 @@ class RangeSearchOptions:
     seed: int = 0
     first_round: str = "search"
     search_rounds: tuple[int, ...] | None = None
+    sampling_above: int | None = None
+    beliefs: str = "range"
 
     @classmethod
     def parse(cls, options: dict[str, str], what: str = "search option", keyed: bool = True) -> RangeSearchOptions:
@@ -253,6 +188,10 @@ class RangeSearchOptions:
             raise ValueError(f"search option rollouts must be at least 1, got {parsed.rollouts}")
         if parsed.end_nodes < 1:
             raise ValueError(f"search option end_nodes must be at least 1, got {parsed.end_nodes}")
+        if parsed.sampling_above is not None and parsed.sampling_above < 0:
+            raise ValueError(f"search option sampling_above must be at least 0, got {parsed.sampling_above}")
+        if parsed.beliefs not in ("range", "exact"):
+            raise ValueError(f"search option beliefs must be range or exact, got {parsed.beliefs!r}")
         return parsed
 
     def report(self) -> dict[str, Any]:
@@ -260,11 +199,12 @@ class RangeSearchOptions:
         return {**attrs.asdict(self.solve), "k": self.k, "depth": None if self.depth is None else str(self.depth),
                 "end_nodes": self.end_nodes, "bias_factor": self.bias_factor, "rollouts": self.rollouts,
                 "first_round": self.first_round, "search_rounds": None if self.search_rounds is None else list(self.search_rounds),
-                "beliefs": "range"}  # fmt: skip
+                "sampling_above": self.sampling_above, "beliefs": self.beliefs}  # fmt: skip
 
 
 def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, str], seed: int,
-                        keyed: Policy | None = None, memo: SolveMemo | None = None) -> RangeSearchAgent:  # fmt: skip
+                        keyed: Policy | None = None, memo: SolveMemo | None = None,
+                        abstraction: ActionAbstraction | None = None) -> RangeSearchAgent:  # fmt: skip
     """The core's range search agent over the form ``blueprint`` is read through
     (:class:`~gamesolve.search.form_domain.FormSearchDomain`), ``options`` as the ``search:``
     agent text gives them (:class:`RangeSearchOptions`).
@@ -273,7 +213,9 @@ def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, st
     continuation strategies are then played out exactly (:class:`ExactLeafValues`) or by
     sampled rollouts; else the strategy store's own continuation strategies value the leaves,
     and without ``depth`` the blueprint plays until the rest of the game has at most
-    ``end_nodes`` nodes. ``memo``: kept solves shared with other agents (:class:`SolveMemo`)."""
+    ``end_nodes`` nodes. ``memo``: kept solves shared with other agents (:class:`SolveMemo`).
+    ``abstraction``: the actions subgames offer (None: all; e.g.
+    :class:`~gamesolve.search.abstraction.RemoveActions` to test off-tree actions)."""
     parsed = RangeSearchOptions.parse(options, f"search option for {game.describe()}", keyed is not None)
     form = blueprint.locator.form
     depth, leaves = parsed.depth, None
@@ -287,22 +229,26 @@ def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, st
             continuations = ContinuationStrategies(form, keyed, parsed.k, 5.0 if parsed.bias_factor is None else parsed.bias_factor)
             exact = parsed.rollouts is None
             leaves = ExactLeafValues(continuations) if exact else SampledLeafValues(continuations, parsed.rollouts, parsed.seed)
+    if parsed.beliefs == "exact" and keyed is None:
+        raise ValueError(f"search option beliefs=exact enumerates histories by key; {game.describe()}'s blueprint is read by "
+                         f"public node")  # fmt: skip
     domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, parsed.end_nodes, depth, leaves,
-                              parsed.first_round == "search", parsed.search_rounds)  # fmt: skip
+                              parsed.first_round == "search", parsed.search_rounds, abstraction, parsed.sampling_above,
+                              parsed.beliefs == "exact")  # fmt: skip
     agent = RangeSearchAgent(game, PolicyPlayer(keyed or blueprint, seed), domain, parsed.solve, seed, memo)
     agent.settings = parsed.report()
     return agent
 
 
 def keyed_range_search_player(game: Game, form, blueprint: Policy, options: dict[str, str], seed: int,
-                              memo: SolveMemo | None = None) -> RangeSearchAgent:  # fmt: skip
+                              memo: SolveMemo | None = None, abstraction: ActionAbstraction | None = None) -> RangeSearchAgent:  # fmt: skip
     """:func:`range_search_player` over ``blueprint`` read by key on ``form``, the game's
     lossless form with keys (its continuation leaves computed exactly)."""
     rows = NodePolicy(KeyedRows(form, blueprint), FormLocator(game, form))
-    return range_search_player(game, rows, options, seed, keyed=blueprint, memo=memo)
+    return range_search_player(game, rows, options, seed, keyed=blueprint, memo=memo, abstraction=abstraction)
 
 
-def search_form(game: Game, plugins: Any = None) -> SearchForm:
+def search_form(game: Game, plugins: Any = None) -> FactoredGame:
     """The lossless factored form the core's search walks: the generic compiler's where the
     game's histories allow it, else a plugin's lossless form or the game's factored contract's
     (Liar's Dice with two dice: public nodes, not histories; a :class:`FormError` says so
@@ -313,8 +259,8 @@ def search_form(game: Game, plugins: Any = None) -> SearchForm:
     from gamesolve.store.form_cache import FormCache
 
     if too_big(game, MAX_HISTORIES, "the generic compiler") is None:
-        return SearchForm(compile_factored(game))
-    return SearchForm(factored_form(game, plugins, lossless=True, cache=FormCache()))
+        return compile_factored(game)
+    return factored_form(game, plugins, lossless=True, cache=FormCache())
 
 
 @hookimpl

@@ -29,6 +29,7 @@ How a hand goes for the agent in ``seat``:
 from __future__ import annotations
 
 import copy
+import hashlib
 import time
 
 import attrs
@@ -117,11 +118,14 @@ class RangeSearchAgent(Agent):
         random numbers aside)."""
         self.seat = seat
         self.decisions: list[Decision] = []  # this hand's
-        self.ranges = ItemRanges.initial(self.domain.items, self.game.num_players)  # at the round's root
+        initial = getattr(self.domain, "initial_ranges", None)  # beliefs of another kind (the exact check)
+        self.ranges = initial() if initial is not None else ItemRanges.initial(self.domain.items, self.game.num_players)
         self.root: State | None = None  # the round's root
         self.plan: RoundPlan | None = None  # how the round searches (None: the blueprint plays it)
         self.triggered = False  # the root was moved to an opponent's triggering action
-        self.actions: list[tuple[State, int, int]] = []  # (state, player, action) since the root
+        # (state, player, action) since the root, chance included: a round may span public chance
+        # (a subgame searched to the end of the game), whose outcome is then on the path
+        self.actions: list[tuple[State, int, int]] = []
         self.dealt: list[int] = []  # public items dealt since the root
         self.added: dict[Path, set[int]] = {}  # path -> labels added this round
         self.frozen: dict[Path, dict[int, float]] = {}  # our path -> probabilities played
@@ -151,7 +155,7 @@ class RangeSearchAgent(Agent):
                 # re-solved from its root before sigma or play needs it.
                 self.added.setdefault(self._path(state), set()).add(self.plan.label(state, action))
                 self.stale = True
-            self.actions.append((state, player, int(action)))
+        self.actions.append((state, player, int(action)))
         if child.current_player() >= 0 and (self.root is None or self.domain.round_of(child) != self.domain.round_of(self.root)):
             self._new_round(child)
         elif (player >= 0 and player != self.seat and child.current_player() >= 0 and not self.triggered
@@ -199,10 +203,7 @@ class RangeSearchAgent(Agent):
     def _move_root(self, state: State) -> None:
         """A triggered search starts at the public state after the opponent's action (unsafe
         search from there), with the beliefs carried to it by sigma."""
-        ranges = self.ranges
-        for before, player, action in self.actions:
-            ranges = ranges.after_action(player, self._sigma(before, player, action))
-        self.ranges, self.root, self.triggered = ranges, state, True
+        self.ranges, self.root, self.triggered = self._carried(), state, True
         self.actions, self.added, self.frozen = [], {}, {}
         self._reset_round()
 
@@ -210,9 +211,7 @@ class RangeSearchAgent(Agent):
         """CHECKNEWROUND: carry the beliefs to the new round's root with sigma."""
         if self.stale:
             self._solve()  # sigma of this round includes the added actions
-        ranges = self.ranges
-        for state, player, action in self.actions:
-            ranges = ranges.after_action(player, self._sigma(state, player, action))
+        ranges = self._carried()
         for item in self.dealt:
             ranges = ranges.after_item(item)
         if self.root is None:  # the first round: the public items are whatever is out already
@@ -221,6 +220,18 @@ class RangeSearchAgent(Agent):
         self.ranges, self.root = ranges, root
         self.actions, self.dealt, self.added, self.frozen = [], [], {}, {}
         self._reset_round()
+
+    def _carried(self):
+        """The beliefs at the root carried along the round's transitions: Bayes' rule with sigma
+        at every action (lines 16-19), chance outcomes as the beliefs follow them (ranges need
+        only the public items, which :meth:`_new_round` removes; enumerated histories expand)."""
+        ranges = self.ranges
+        for state, player, action in self.actions:
+            if player == CHANCE:
+                ranges = ranges.after_chance(state, action)
+            else:
+                ranges = ranges.after_action(player, self._sigma(state, player, action), action)
+        return ranges
 
     def _reset_round(self) -> None:
         self.solved, self.stale, self._built = None, False, None
@@ -276,10 +287,13 @@ class RangeSearchAgent(Agent):
         subgame = self._subgame()
         if subgame is None:
             return  # the beliefs say this cannot happen: play the blueprint
-        self.solved = solve_subgame(subgame, self.config, self.num_private, self._frozen_rows(subgame.form), self.rng,
+        # A kept solve must be the one computed again: a sampling solver is then seeded by what
+        # decides the solve (and the agent's seed), not by the hand's random numbers.
+        rng = self.rng if key is None else np.random.default_rng([self.seed, _digest(key)])
+        self.solved = solve_subgame(subgame, self.config, self.num_private, self._frozen_rows(subgame.form), rng,
                                     self._budget, self._readout)  # fmt: skip
         self.memo.solves += 1
-        if key is not None and self.solved.solver is not None:
+        if key is not None:
             self.memo.keep(key, self.solved)
 
     def _memo_key(self) -> tuple | None:
@@ -426,9 +440,9 @@ class RangeSearchAgent(Agent):
 class SolveMemo:
     """Solves kept across hands (and by the agents sharing it), by what decides them: the plan's
     key (a plugin that names its round's subgame), the ranges at the root, the added actions and
-    the frozen rows. Only vector CFR without a time budget is kept: it draws no random numbers
-    and stops at its iteration cap, so a kept solve is exactly the one that would be computed
-    again. The most recently used are kept up to ``max_bytes`` of their tables (None: all, as
+    the frozen rows. Only solves without a time budget are kept: they stop at their iteration
+    cap, and draw no random numbers (vector CFR) or draw them from a seed made of what decides
+    the solve (Linear MCCFR), so a kept solve is exactly the one that would be computed again. The most recently used are kept up to ``max_bytes`` of their tables (None: all, as
     composing the agent's whole strategy wants; a Liar's Dice 2x6 subgame of 32,768 nodes holds
     about 30 MB, a Leduc round's a few kilobytes); ``solves`` counts the solves run."""
 
@@ -445,17 +459,22 @@ class SolveMemo:
         return kept[0]
 
     def keep(self, key: tuple, solved: SolvedSubgame) -> None:
-        size = _array_bytes(solved.solver)
+        size = _array_bytes(solved.solver if solved.solver is not None else solved)
         self._kept[key] = (solved, size)
         self._bytes += size
         while self.max_bytes is not None and self._bytes > self.max_bytes:
             self._bytes -= self._kept.pop(next(iter(self._kept)))[1]
 
 
-def _array_bytes(solver) -> int:
-    """The bytes of the arrays ``solver`` holds (its own and in its bundles of arrays)."""
+def _digest(key: tuple) -> int:
+    """A stable 64-bit number of ``key`` (Python's ``hash`` of strings changes per process)."""
+    return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest(), "little")
+
+
+def _array_bytes(holder) -> int:
+    """The bytes of the arrays ``holder`` holds (its own and in its bundles of arrays)."""
     total = 0
-    for value in vars(solver).values():
+    for value in (attrs.asdict(holder, recurse=False) if attrs.has(type(holder)) else vars(holder)).values():
         parts = value if isinstance(value, tuple) else (value,)
         total += sum(part.nbytes for part in parts if isinstance(part, np.ndarray))
     return total

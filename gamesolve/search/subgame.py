@@ -25,7 +25,7 @@ import attrs
 import numpy as np
 
 from gamesolve.game.deals import ListedDeals
-from gamesolve.game.factored import DECISION, TABLE, TERMINAL, FactoredGame, chance_paths
+from gamesolve.game.factored import DECISION, TABLE, TERMINAL, FactoredGame
 from gamesolve.search.abstraction import ActionAbstraction
 from gamesolve.search.leaves import LeafEvaluator
 
@@ -120,23 +120,6 @@ class Subgame:
     def root_weights(self) -> np.ndarray:
         """Each listed deal's weight at the root: chance x every player's reach."""
         return self.form.deals.listed.weights(self.spec.root_reach, self.form.node_round[0])
-
-    def support(self) -> np.ndarray:
-        """``bool[n, S]``: (node, private state of its actor) reached by some deal of positive
-        root weight (the information sets the subgame has a strategy for; others never occur
-        given the beliefs)."""
-        form = self.form
-        deals = form.deals.listed
-        weights = self.root_weights()
-        path_of, start, members = chance_paths(form)
-        n_states = int(form.num_private.max())
-        out = np.zeros((form.num_nodes, n_states), dtype=bool)
-        for node in np.flatnonzero(form.node_kind == DECISION):
-            path = path_of[node]
-            ds = members[start[path] : start[path + 1]]
-            ds = ds[weights[ds] > 0]
-            out[node, np.unique(deals.private[ds, form.node_player[node], form.node_round[node]])] = True
-        return out
 
 
 def build_subgame(spec: SubgameSpec) -> Subgame:

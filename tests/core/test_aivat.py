@@ -17,8 +17,8 @@ from gamesolve.evaluate.match import play_match
 from gamesolve.game.state import CHANCE
 from gamesolve.plugins import make_plugin_manager
 from gamesolve.game.factored_compiler import compile_factored
-from gamesolve.search import SearchConfig, SearchForm, TabularPolicy
-from gamesolve.search.player import PolicyPlayer, SearchPlayer, keyed_range_search_player
+from gamesolve.search import TabularPolicy
+from gamesolve.search.player import PolicyPlayer, keyed_range_search_player
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve_kuhn import KuhnGame
 from gamesolve_leduc import LeducGame
@@ -133,16 +133,10 @@ def test_on_leduc_over_many_seeds_aivat_agrees_with_the_plain_mean_and_the_exact
     assert aivat_se < plain_se / 1.5
 
 
-@pytest.mark.parametrize("agent", ["range", "nested"])
-def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, leduc_host, agent):
+def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, leduc_host):
     game = KuhnGame(2)
     blueprint = TabularPolicy.from_slots(kuhn2_tree, cfr_policy(kuhn2_tree, 20, "cfr"))
-    if agent == "range":
-        player = keyed_range_search_player(game, compile_factored(game), blueprint, {"k": "2", "iterations": "100", "seconds": "0"}, 3)
-        live = lambda: player  # noqa: E731
-    else:
-        player = SearchPlayer(game, blueprint, SearchForm(compile_factored(game)), SearchConfig(k=2, iterations=100), seed=3)
-        live = lambda: player.agent  # noqa: E731
+    player = keyed_range_search_player(game, compile_factored(game), blueprint, {"k": "2", "iterations": "100", "seconds": "0"}, 3)
     other = PolicyPlayer(TabularPolicy.from_slots(kuhn2_tree, kuhn2_tree.uniform_policy()), seed=4)
     exposure = exposure_of(player)
     assert getattr(exposure, "strategy_is_exact", True)
@@ -161,7 +155,7 @@ def test_the_search_agent_exposes_exactly_the_strategy_it_plays(kuhn2_tree, ledu
             else:
                 if p == seat:
                     exposed = exposure.action_probabilities(state, seat, tuple(steps))
-                    assert exposed == live().policy(state)
+                    assert exposed == player.policy(state)
                     checked += 1
                 action = seated[p].act(state, p)
             for agent in seated:

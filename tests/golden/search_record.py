@@ -21,9 +21,12 @@ What is recorded (every run deterministic: seeds, iteration caps, no time budget
   the range, per hand class, and at the line's end.
 * ``core_search.json``: ``gamesolve exploitability --search --json`` over blueprints trained
   here by tabular CFR (``-o order=openspiel``), on Kuhn, 2-player Leduc and Liar's Dice (1 die of 6 sides), each with
-  ``-s beliefs=range`` (the range agent, the default) and ``-s beliefs=exact`` (the nested
-  agent's enumerated histories); 3-player Leduc and Liar's Dice with depth-limited searches
-  (the nested agent's, :data:`NESTED_ONLY`) are slow checks (minutes).
+  ``-s beliefs=range`` (the range agent's ranges, the default) and ``-s beliefs=exact`` (every
+  history enumerated); 3-player Leduc and Liar's Dice with depth-limited searches are slow
+  checks (minutes). Liar's Dice's depth-limited record was the nested agent's until that agent
+  was folded into the range agent (issue 33): the range agent's roots within a round are at
+  fixed public depths, the same for every seat, where the nested agent moved them at its own
+  decision past the leaves, so its figures were recorded anew then.
 
 Regenerate (only when a change of behaviour is intended, and say so in the commit)::
 
@@ -229,14 +232,10 @@ CORE_GAMES = {
 SLOW_CORE_GAMES = {
     "leduc3": (["--game", "leduc", "-p", "players=3"], 5, ["iterations=20", "k=2", "play=average"]),
     # Liar's Dice has one betting round: by default one search solves the whole game; here
-    # depth-limited searches with continuation leaves, and nested re-solves (12,019 searches)
-    "liars_dice_depth4": (["--game", "liars_dice"], 5, ["iterations=20", "depth=actions:4"]),
+    # depth-limited searches with continuation leaves, a new root every four actions (end_nodes=1:
+    # never one search to the end of the game)
+    "liars_dice_depth4": (["--game", "liars_dice"], 5, ["iterations=20", "depth=actions:4", "end_nodes=1"]),
 }
-NESTED_ONLY = {"liars_dice_depth4"}
-"""Records of the nested agent (``-s agent=nested``) with both kinds of beliefs: its roots move
-within a round at its own decision past the leaves, where the range agent (the default since
-issue 33) puts them at fixed public depths, the same for every seat, so the two agents'
-depth-limited figures differ by design."""
 BELIEFS = ("range", "exact")
 CORE_FIGURES = ("nash_conv", "exploitability", "game_value")
 
@@ -251,9 +250,8 @@ def record_core_game(name: str, folder: Path, beliefs: tuple[str, ...] = BELIEFS
         # differs by rounding, and the search's figures by up to 3e-8 on Leduc
         _cli("solve", *game, "--algo", "cfr", "--iterations", str(iterations), "-o", "order=openspiel", "--out", str(store), "--json")
     out = {"game": game, "blueprint_cfr_iterations": iterations, "search": options}
-    nested = ["agent=nested"] if name in NESTED_ONLY else []
     for kind in beliefs:
-        args = [a for o in [*options, *nested, f"beliefs={kind}"] for a in ("-s", o)]
+        args = [a for o in [*options, f"beliefs={kind}"] for a in ("-s", o)]
         data = _last_json(_cli("exploitability", *game, "--store", str(store), "--search", *args, "--json"))
         out[kind] = {**{key: data[key] for key in CORE_FIGURES}, "searches": data["search"]["searches"]}
     return out

@@ -286,6 +286,8 @@ def test_beliefs_at_the_river_are_the_turn_root_beliefs_times_sigma(agent_factor
     expected = ranges.reach.copy()
     node = 0
     for state, player, action in actions:
+        if player < 0:
+            continue  # the river card (the round's transitions include chance)
         labels = [int(a) for a in solved.form.labels(node)]
         # (with play=average, what the agent played with its own hand is sigma too)
         expected[player] *= solved.rows(node, "average")[:, labels.index(action)]

@@ -7,7 +7,7 @@ import pytest
 
 from gamesolve.game.factored import SMALL_GAME_MCCFR_DEFAULTS
 from gamesolve.game.factored_compiler import compile_factored
-from gamesolve.search import SearchForm, TabularPolicy
+from gamesolve.search import TabularPolicy
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve_leduc import LeducGame
 from gamesolve_leduc.poker_form import leduc_form
@@ -21,9 +21,9 @@ def leduc2():
 
 
 @pytest.fixture(scope="session")
-def leduc2_search(leduc2):
-    """The game's lossless factored form, as the search walks it."""
-    return SearchForm(compile_factored(leduc2))
+def leduc2_form(leduc2):
+    """The game's lossless factored form, which the search walks."""
+    return compile_factored(leduc2)
 
 
 @pytest.fixture(scope="session")
@@ -40,19 +40,39 @@ def coarse_blueprint(leduc2_tree, coarse_blueprint_slots):
     return TabularPolicy.from_slots(leduc2_tree, coarse_blueprint_slots)
 
 
-@pytest.fixture(scope="session")
-def composed(leduc2, leduc2_tree, leduc2_search):
-    """``composed(blueprint, config) -> exploitability`` of the search agent's whole strategy
-    on 2-player Leduc (every root it can reach, every seat), by exact best response."""
-    from gamesolve.evaluate.best_response import TreeEvaluator
-    from gamesolve.search import SearchAgent, SearchCache, compose_agent_policy
+def search_options(**options) -> dict[str, str]:
+    """``search:`` agent options as the command line gives them (``depth="game"``,
+    ``search_rounds=(0,)``, ``k=4`` ...)."""
+    return {key: ",".join(map(str, value)) if isinstance(value, tuple) else str(value) for key, value in options.items()}
 
-    def run(blueprint, config, **agent_options):
-        cache = SearchCache()
-        policy = compose_agent_policy(
-            leduc2, leduc2_tree,
-            lambda seat: SearchAgent(leduc2, blueprint, leduc2_search, seat, config, cache=cache, **agent_options),
-        )  # fmt: skip
+
+@pytest.fixture(scope="session")
+def search_agent(leduc2, leduc2_form):
+    """``search_agent(blueprint, seat, memo=None, abstraction=None, **options)``: the core's
+    range search agent on 2-player Leduc, dealt ``seat`` of hand 0."""
+    from gamesolve.search.player import keyed_range_search_player
+
+    def make(blueprint, seat=0, memo=None, abstraction=None, **options):
+        agent = keyed_range_search_player(leduc2, leduc2_form, blueprint, search_options(**options), 0, memo, abstraction)
+        agent.new_hand(seat, 0)
+        return agent
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def composed(leduc2, leduc2_tree, leduc2_form):
+    """``composed(blueprint, **options) -> exploitability`` of the search agent's whole
+    strategy on 2-player Leduc (every root it can reach, every seat), by exact best response."""
+    from gamesolve.evaluate.best_response import TreeEvaluator
+    from gamesolve.search import SolveMemo, compose_agent_policy
+    from gamesolve.search.compose import RangeSeat
+    from gamesolve.search.player import keyed_range_search_player
+
+    def run(blueprint, abstraction=None, **options):
+        agent = keyed_range_search_player(leduc2, leduc2_form, blueprint, search_options(**options), 0,
+                                          SolveMemo(max_bytes=None), abstraction)  # fmt: skip
+        policy = compose_agent_policy(leduc2, leduc2_tree, lambda seat: RangeSeat(agent, seat))
         return TreeEvaluator(leduc2_tree).evaluate(policy).exploitability
 
     return run

@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from gamesolve.search import PublicBeliefState, RangeBeliefs
+from gamesolve.game.state import CHANCE
+from gamesolve.search import HistoryRanges, ItemRanges, PublicBeliefState
+from gamesolve.search.locate import FormLocator
 from gamesolve_leduc import LeducGame
 
 RAISE, CALL = 2, 1
@@ -67,40 +69,49 @@ def test_an_action_the_profile_never_takes_leaves_the_beliefs_unchanged():
     assert pbs.beliefs(0) == pytest.approx({f"{c}:?:r": 1 / 6 for c in range(6)})
 
 
-# -- range beliefs: the same updates on vectors over private states -----------------------
+# -- ranges: the same updates on vectors over private states --------------------------------
 
-def walk(form, events, prob):
-    """Both representations through the same public events."""
-    exact = PublicBeliefState.initial(LeducGame(2)).after_chance("?:").after_chance("?:")
-    ranged = RangeBeliefs.initial(form).after_chance("?:")
-    for kind, x in events:
-        exact = exact.after_chance(x) if kind == "chance" else exact.after_action(x, prob)
-        ranged = ranged.after_chance(x) if kind == "chance" else ranged.after_action(x, prob)
-    return exact, ranged
-
-
-@pytest.mark.parametrize("events", [
-    [("action", RAISE)],
-    [("action", RAISE), ("action", RAISE)],
-    [("action", CALL), ("action", CALL), ("chance", "3:cc|")],
-    [("action", RAISE), ("action", CALL), ("chance", "0:rc|"), ("action", RAISE)],
-])
-def test_range_beliefs_equal_the_enumeration(events, leduc2_search):
-    form = leduc2_search.form
-    profile = raise_probability_by_rank([0.2, 0.5, 0.9])
-    exact, ranged = walk(form, events, profile)
-    node = leduc2_search.node[exact.public_key()]
-    assert ranged.node == node
-    if form.node_kind[node] == 0:
-        assert np.array_equal(exact.root_reach(form, node), ranged.root_reach(form, node))
-        for player in range(2):
-            assert np.allclose(exact.marginal(form, node, player), ranged.marginal(form, node, player), atol=1e-12)
+def walk(leduc2_form, actions, profile):
+    """Ranges (:class:`ItemRanges`) and enumerated histories (:class:`HistoryRanges`) through the
+    same hand: ``actions`` from the start (the deals included), each action's probability for
+    every private state (Leduc: the card) from ``profile(card, action)``."""
+    game = LeducGame(2)
+    exact = HistoryRanges.initial(FormLocator(game, leduc2_form))
+    ranged = ItemRanges.initial(np.full((6, 1), -1), 2)
+    state = game.new_initial_state()
+    for action in actions:
+        player = state.current_player()
+        if player == CHANCE:
+            exact, ranged = exact.after_chance(state, action), ranged.after_chance(state, action)
+        else:
+            probs = np.array([profile(card, action) for card in range(6)])
+            exact, ranged = exact.after_action(player, probs, action), ranged.after_action(player, probs, action)
+        state = state.child(action)
+    return state, exact, ranged
 
 
-def test_range_beliefs_remove_the_cards_the_board_shows(leduc2_search):
-    form = leduc2_search.form
-    _, ranged = walk(form, [("action", CALL), ("action", CALL), ("chance", "3:cc|")], always)
-    node = ranged.node
-    # Card 3 is on the board: nobody holds it; each other card is equally likely.
-    marginal = ranged.marginal(form, node, 0)
-    assert marginal[3] == 0.0 and marginal == pytest.approx([0.2, 0.2, 0.2, 0.0, 0.2, 0.2])
+def by_rank(probs):
+    """Raise with probability ``probs[rank]``, else check or call."""
+    return lambda card, action: probs[card // 2] if action == RAISE else 1.0 - probs[card // 2]
+
+
+@pytest.mark.parametrize("actions, board", [
+    ([4, 0, RAISE], None),
+    ([4, 0, RAISE, RAISE], None),
+    ([4, 0, CALL, CALL, 3], 3),
+    ([4, 1, RAISE, CALL, 0], 0),
+])  # fmt: skip
+def test_ranges_equal_the_reach_read_off_every_history(leduc2_form, actions, board):
+    """Where a player can hold a card (not the board's) the two agree; the enumeration gives
+    the board's card reach 0, ranges leave its removal to the subgame's deals."""
+    _, exact, ranged = walk(leduc2_form, actions, by_rank([0.2, 0.5, 0.9]))
+    possible = [card for card in range(6) if card != board]
+    assert np.allclose(exact.reach[:, possible], ranged.reach[:, possible], rtol=0, atol=1e-15)
+    if board is not None:
+        assert not exact.reach[:, board].any()
+
+
+def test_an_action_no_private_state_takes_leaves_the_ranges_unchanged(leduc2_form):
+    _, exact, ranged = walk(leduc2_form, [4, 0, RAISE], lambda card, action: 0.0)
+    assert ranged.skipped_updates == exact.skipped_updates == 1
+    assert (ranged.reach == 1).all()

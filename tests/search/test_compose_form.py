@@ -11,7 +11,7 @@ from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.evaluate.vector_best_response import evaluate_rows
 from gamesolve.game.explicit_tree import compile_explicit_tree
 from gamesolve.game.factored_compiler import compile_factored
-from gamesolve.search import SearchAgent, SearchCache, SearchConfig, SearchForm, TabularPolicy, compose_agent_policy
+from gamesolve.search import TabularPolicy, compose_agent_policy
 from gamesolve.search.compose import RangeSeat, compose_form_policy
 from gamesolve.search.player import keyed_range_search_player
 from gamesolve.search.range_agent import SolveMemo
@@ -26,29 +26,24 @@ def liars_dice():
     tree = compile_explicit_tree(game)
     cfr = TabularCFR(tree, TABULAR_ALGORITHMS["cfr"])
     cfr.run(5)  # far from equilibrium: searches change a lot
-    return game, tree, SearchForm(compile_factored(game)), TabularPolicy.from_slots(tree, cfr.average_policy())
+    return game, tree, compile_factored(game), TabularPolicy.from_slots(tree, cfr.average_policy())
 
 
-def both(liars_dice, agent="range", **options):
+def both(liars_dice, **options):
     """The agent's strategy composed on the explicit tree and on the form's rows."""
     game, tree, form, blueprint = liars_dice
     options = {"iterations": "40", **options}
-    if agent == "range":
-        make = lambda: lambda seat, one=keyed_range_search_player(game, form.form, blueprint, options, 0, SolveMemo(None)): RangeSeat(one, seat)  # noqa: E731
-    else:
-        config = SearchConfig.from_options(options)
-        make = lambda: lambda seat, cache=SearchCache(): SearchAgent(game, blueprint, form, seat, config, cache=cache)  # noqa: E731
+    make = lambda: lambda seat, one=keyed_range_search_player(game, form, blueprint, options, 0, SolveMemo(None)): RangeSeat(one, seat)  # noqa: E731
     slots = compose_agent_policy(game, tree, make())
-    offsets, rows = compose_form_policy(game, form.form, make())
+    offsets, rows = compose_form_policy(game, form, make())
     return slots, offsets, rows
 
 
-@pytest.mark.parametrize("agent", ["range", "nested"])
 @pytest.mark.parametrize("options", [{}, {"depth": "actions:2", "play": "average"}], ids=["whole-round", "depth-limited"])
-def test_the_form_composition_plays_what_the_tree_composition_plays(liars_dice, agent, options):
-    game, tree, form, _ = liars_dice
-    slots, offsets, rows = both(liars_dice, agent, **options)
-    f, start = form.form, tree.infoset_slot_start
+def test_the_form_composition_plays_what_the_tree_composition_plays(liars_dice, options):
+    game, tree, f, _ = liars_dice
+    slots, offsets, rows = both(liars_dice, **options)
+    start = tree.infoset_slot_start
     for i, key in enumerate(tree.infoset_keys):
         node, private = f.locate(key)
         n_act = int(f.num_actions[node])
@@ -59,9 +54,9 @@ def test_the_form_composition_plays_what_the_tree_composition_plays(liars_dice, 
 def test_the_form_composition_has_the_trees_exploitability(liars_dice):
     game, tree, form, blueprint = liars_dice
     slots, offsets, rows = both(liars_dice)
-    searched = evaluate_rows(form.form, offsets, rows, zero_sum=True).nash_conv
+    searched = evaluate_rows(form, offsets, rows, zero_sum=True).nash_conv
     assert searched == pytest.approx(TreeEvaluator(tree).evaluate(slots).nash_conv, abs=1e-9)
-    assert searched < evaluate_rows(form.form, *policy_rows(form.form, blueprint), zero_sum=True).nash_conv
+    assert searched < evaluate_rows(form, *policy_rows(form, blueprint), zero_sum=True).nash_conv
 
 
 def test_exploitability_search_of_a_training_store_without_a_policy_store(tmp_path):

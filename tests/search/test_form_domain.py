@@ -7,6 +7,7 @@ import pytest
 
 from gamesolve.game.factored import CHANCE, DECISION, round_segments, subtree_ends
 from gamesolve.search import AllActions, ContinuationStrategies, DepthLimit, ExactLeafValues, SubgameSpec, build_subgame
+from gamesolve.search.form_domain import FormSearchDomain
 
 
 class RecordedLeaves:
@@ -21,11 +22,13 @@ class RecordedLeaves:
 
 
 @pytest.mark.parametrize("text", ["round+raises:1", "round+actions:2", "round+actions:3+raises:1"])
-def test_a_stretch_starts_where_the_subgame_from_the_last_start_has_its_leaves(leduc2_search, coarse_blueprint, text):
-    form = leduc2_search.form
+def test_a_stretch_starts_where_the_subgame_from_the_last_start_has_its_leaves(leduc2_form, coarse_blueprint, text):
+    form = leduc2_form
+    outcomes = FormSearchDomain(form, rows=None, locator=None).outcomes
     depth = DepthLimit.parse(text)
     segment = round_segments(form, depth.actions, depth.raises)
-    parent = leduc2_search.parent
+    parent = np.full(form.num_nodes, -1)
+    parent[form.child_list] = np.repeat(np.arange(form.num_nodes), form.num_actions)
     ends = subtree_ends(form)
     decisions = form.node_kind == DECISION
     starts = [n for n in np.flatnonzero(decisions) if n == 0 or form.node_kind[parent[n]] == CHANCE or segment[n] != segment[parent[n]]]
@@ -34,7 +37,7 @@ def test_a_stretch_starts_where_the_subgame_from_the_last_start_has_its_leaves(l
     reach = np.ones((2, int(form.num_private.max())))
     for root in starts:
         leaves.nodes.clear()
-        build_subgame(SubgameSpec(form, int(root), reach, leduc2_search.outcomes(int(root)), AllActions(), depth, leaves))
+        build_subgame(SubgameSpec(form, int(root), reach, outcomes(int(root)), AllActions(), depth, leaves))
         level = form.node_level[root]
         within = {n for n in leaves.nodes if decisions[n] and form.node_level[n] == level}
         below = np.arange(root + 1, ends[root])
@@ -43,8 +46,8 @@ def test_a_stretch_starts_where_the_subgame_from_the_last_start_has_its_leaves(l
         assert within == expected, (text, form.node_keys[root])
 
 
-def test_without_a_limit_in_the_round_the_round_is_one_stretch(leduc2_search):
-    assert not round_segments(leduc2_search.form, None, None).any()
+def test_without_a_limit_in_the_round_the_round_is_one_stretch(leduc2_form):
+    assert not round_segments(leduc2_form, None, None).any()
 
 
 def searched_rounds(game, form, blueprint, hands=30, **options):
@@ -77,17 +80,17 @@ def searched_rounds(game, form, blueprint, hands=30, **options):
     return counts
 
 
-def test_first_round_blueprint_plays_the_blueprint_in_the_first_betting_round_only(leduc2, leduc2_search, coarse_blueprint):
-    counts = searched_rounds(leduc2, leduc2_search.form, coarse_blueprint, first_round="blueprint")
+def test_first_round_blueprint_plays_the_blueprint_in_the_first_betting_round_only(leduc2, leduc2_form, coarse_blueprint):
+    counts = searched_rounds(leduc2, leduc2_form, coarse_blueprint, first_round="blueprint")
     assert counts["first"][0] == 0 < counts["first"][1]
     assert counts["later"][0] > 0
 
 
-def test_search_rounds_name_the_betting_rounds_that_search(leduc2, leduc2_search, coarse_blueprint):
-    counts = searched_rounds(leduc2, leduc2_search.form, coarse_blueprint, search_rounds="0")
+def test_search_rounds_name_the_betting_rounds_that_search(leduc2, leduc2_form, coarse_blueprint):
+    counts = searched_rounds(leduc2, leduc2_form, coarse_blueprint, search_rounds="0")
     assert counts["first"][0] > 0 and counts["later"][0] == 0 < counts["later"][1]
 
 
-def test_by_default_every_betting_round_searches(leduc2, leduc2_search, coarse_blueprint):
-    counts = searched_rounds(leduc2, leduc2_search.form, coarse_blueprint)
+def test_by_default_every_betting_round_searches(leduc2, leduc2_form, coarse_blueprint):
+    counts = searched_rounds(leduc2, leduc2_form, coarse_blueprint)
     assert counts["first"][1] == 0 and counts["later"][1] == 0 and counts["first"][0] > 0 and counts["later"][0] > 0

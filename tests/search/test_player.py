@@ -44,8 +44,9 @@ def test_the_search_agent_beats_its_own_blueprint_head_to_head(plugins, leduc, b
 def test_search_options_reach_the_agent(plugins, leduc, blueprint_store):
     (agent,), _ = make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:k=1:play=average"], 0, plugins=plugins.pm)
     assert agent.config.play == "average" and agent.domain.leaves.continuations.k == 1
-    (nested,), _ = make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:agent=nested:k=1:play=average"], 0, plugins=plugins.pm)
-    assert nested.config.k == 1 and nested.config.play == "average"
+    (exact,), _ = make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:beliefs=exact:sampling_above=10"], 0,
+                              plugins=plugins.pm)  # fmt: skip
+    assert exact.domain.exact_beliefs and exact.domain.sampling_above == 10
 
 
 def test_a_search_match_over_workers_equals_the_single_process_one(plugins, leduc, blueprint_store):
@@ -116,15 +117,15 @@ def test_search_reads_a_blueprint_strategy_store_through_the_form_it_was_trained
 
 
 def test_the_range_agent_beats_its_blueprint_on_leduc(plugins, leduc, blueprint_store):
-    """`agent=range`: the core's range search agent (gamesolve/search/form_domain.py) on a game
+    """The core's range search agent (gamesolve/search/form_domain.py) on a game
     with public chance between its rounds: depth-limited first-round subgames with exact
     continuation leaves, the second round to the end."""
-    text = f"search:store={blueprint_store}:agent=range:seconds=0:iterations=200:play=average:depth=4"
+    text = f"search:store={blueprint_store}:seconds=0:iterations=200:play=average:depth=4"
     search, _ = leduc_match(plugins, leduc, [text, f"policy:store={blueprint_store}"], 3000, seed=1).agents
     assert search.win_rate > 0 and search.p_value < 0.01
     assert search.latency["searched"]["decisions"] > 0
 
 
-def test_an_unknown_search_agent_is_named(plugins, leduc, blueprint_store):
-    with pytest.raises(MatchError, match="search option agent must be range or nested, got 'other'"):
-        make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:agent=other"], 0, plugins=plugins.pm)
+def test_an_unknown_search_option_is_named_with_the_known_ones(plugins, leduc, blueprint_store):
+    with pytest.raises(MatchError, match=r"unknown search option for leduc .*: 'agent' \(known: seconds, iterations, "):
+        make_agents(plugins.agents, leduc, [f"search:store={blueprint_store}:agent=nested"], 0, plugins=plugins.pm)

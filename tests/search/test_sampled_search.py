@@ -2,14 +2,13 @@
 sampled rollouts and subgames solved by Linear MCCFR."""
 
 from gamesolve.evaluate.best_response import TreeEvaluator
-from gamesolve.search import SearchConfig
 
 
 def test_search_with_linear_mccfr_subgames_gets_most_of_full_width_linear_cfrs_gain(
     leduc2_tree, coarse_blueprint_slots, coarse_blueprint, composed
 ):
-    tabular = composed(coarse_blueprint, SearchConfig(k=4, play="average"))
-    sampled = composed(coarse_blueprint, SearchConfig(k=4, play="average", sampling_above=0, mccfr_iterations=20_000))
+    tabular = composed(coarse_blueprint, k=4, play="average")
+    sampled = composed(coarse_blueprint, k=4, play="average", sampling_above=0, mccfr_iterations=20_000)
     blueprint = TreeEvaluator(leduc2_tree).evaluate(coarse_blueprint_slots).exploitability
     # Subgame solutions are not unique, so the composed strategies differ; sampling keeps
     # at least half of the full-width search's improvement over the blueprint.
@@ -18,11 +17,11 @@ def test_search_with_linear_mccfr_subgames_gets_most_of_full_width_linear_cfrs_g
 
 
 def test_subgames_up_to_the_sampling_threshold_are_solved_full_width(coarse_blueprint, composed):
-    full_width = composed(coarse_blueprint, SearchConfig(k=1, play="average"))
-    below = composed(coarse_blueprint, SearchConfig(k=1, play="average", sampling_above=10**9))
+    full_width = composed(coarse_blueprint, k=1, play="average")
+    below = composed(coarse_blueprint, k=1, play="average", sampling_above=10**9)
     assert below == full_width
 
 
 def test_search_with_rollout_leaf_values_still_beats_the_blueprint(leduc2_tree, coarse_blueprint_slots, coarse_blueprint, composed):
-    searched = composed(coarse_blueprint, SearchConfig(k=4, play="average", rollouts=30))
+    searched = composed(coarse_blueprint, k=4, play="average", rollouts=30)
     assert searched < TreeEvaluator(leduc2_tree).evaluate(coarse_blueprint_slots).exploitability

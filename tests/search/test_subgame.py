@@ -1,6 +1,8 @@
 """Depth-limited subgames cut from the factored form: root beliefs, leaves with k
 continuation strategies, freezing."""
 
+import types
+
 import numpy as np
 import pytest
 
@@ -10,9 +12,17 @@ from gamesolve.search import (
     AllActions, ContinuationStrategies, DepthLimit, ExactLeafValues, SampledLeafValues, SubgameSpec, TabularPolicy,
     build_subgame,
 )  # fmt: skip
-from gamesolve.search.solve import VectorSubgameSolver
+from gamesolve.search.locate import public_nodes
+from gamesolve.solve.cfr import TABULAR_ALGORITHMS
+from gamesolve.solve.vcfr import VectorCFR
 
 CALL, RAISE = 1, 2
+
+
+@pytest.fixture(scope="module")
+def leduc2_search(leduc2_form):
+    """The form and its nodes by public state key."""
+    return types.SimpleNamespace(form=leduc2_form, node=public_nodes(leduc2_form))
 
 
 def spec(search, blueprint, k=4, depth=DepthLimit(), root_key="?:", reach=None, **extra):
@@ -21,7 +31,7 @@ def spec(search, blueprint, k=4, depth=DepthLimit(), root_key="?:", reach=None, 
     leaves = None if depth.unlimited else ExactLeafValues(ContinuationStrategies(form, blueprint, k))
     reach = np.ones((2, 6)) if reach is None else reach
     return SubgameSpec(
-        form=form, root=node, root_reach=reach, outcomes=search.outcomes(node), abstraction=AllActions(),
+        form=form, root=node, root_reach=reach, outcomes=(), abstraction=AllActions(),
         depth=depth, leaf_values=leaves, **extra,
     )  # fmt: skip
 
@@ -149,15 +159,18 @@ def test_depth_limit_after_a_raise_puts_the_leaves_right_after_it(leduc2_search,
 
 def test_a_subgame_to_the_end_of_the_game_has_no_leaves_and_every_information_set(leduc2_search, coarse_blueprint):
     subgame = build_subgame(spec(leduc2_search, coarse_blueprint, depth=DepthLimit.end_of_game()))
-    support = subgame.support()
-    assert subgame.leaves == 0 and int(support.sum()) == 936  # every infoset of 2-player Leduc
+    form = leduc2_search.form
+    decisions = np.flatnonzero(form.node_kind == DECISION)
+    assert subgame.leaves == 0 and sorted(subgame.origin[subgame.form.node_kind == DECISION]) == decisions.tolist()
+    assert sum(form.key_of(n, s) is not None for n in decisions for s in range(6)) == 936  # every infoset of 2-player Leduc
 
 
 def test_a_frozen_information_set_keeps_its_probabilities(leduc2_search, coarse_blueprint):
     node = leduc2_search.node["?:"]
     subgame = build_subgame(spec(leduc2_search, coarse_blueprint, frozen={(node, 4): {1: 0.25, 2: 0.75}}))
     assert subgame.frozen == {(0, 4): pytest.approx(np.array([0.25, 0.75]))}
-    result = VectorSubgameSolver(iterations=50).solve(subgame)
-    key = leduc2_search.form.key_of(node, 4)
-    assert result.distribution(key, "current") == pytest.approx({1: 0.25, 2: 0.75})
-    assert result.distribution(leduc2_search.form.key_of(node, 5), "current") is not None  # other hands stay free
+    cfr = VectorCFR(subgame.form, TABULAR_ALGORITHMS["lcfr"], root_reach=subgame.spec.root_reach, frozen=subgame.frozen)
+    cfr.run(50)
+    current = cfr.node_strategy(0, "current")
+    assert current[4] == pytest.approx([0.25, 0.75])
+    assert not np.allclose(current[5], [0.25, 0.75])  # other hands stay free
