@@ -59,7 +59,7 @@ class ImportGraph:
     def _read(self, name: str, source: str) -> list[Import]:
         package = name if name in self.packages else name.rpartition(".")[0]
         found = []
-        for node in ast.walk(ast.parse(source)):
+        for node in statements(ast.parse(source)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(map(_is_numba_decorator, node.decorator_list)):
                 self.compiling.add(name)
             if isinstance(node, ast.Import):
@@ -83,6 +83,22 @@ class ImportGraph:
             if i.imported in self.modules:
                 out[i.importer].add(i.imported)
         return out
+
+
+def statements(tree: ast.Module):
+    """Every statement of ``tree``, nested ones included (function and class bodies, branches,
+    loops, ``try`` handlers, ``match`` cases). Imports and function definitions are statements,
+    so this finds all of them without visiting the expressions, most of a tree's nodes (a fifth
+    of ``ast.walk``'s time: the test reads the whole tree on every run)."""
+    stack = list(reversed(tree.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        nested = [getattr(node, f, ()) for f in ("body", "orelse", "finalbody")]
+        nested += [part.body for f in ("handlers", "cases") for part in getattr(node, f, ())]
+        for body in reversed(nested):
+            if isinstance(body, list):  # (a lambda's body is an expression, but lambdas are not statements)
+                stack.extend(reversed(body))
 
 
 NUMBA_DECORATORS = frozenset({"njit", "jit", "vectorize", "guvectorize", "cfunc", "stencil"})

@@ -176,6 +176,37 @@ def test_the_checker_counts_imports_inside_functions():
     assert R.command_line_imports_below_the_top_level(g) == {("gamesolve.solve.loop", "click")}
 
 
+def test_the_checker_counts_imports_in_every_kind_of_block():
+    source = """
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    import m1
+class C:
+    import m2
+    def f(self):
+        with open("x"):
+            for _ in ():
+                while True:
+                    import m3
+        try:
+            import m4
+        except ImportError:
+            import m5
+        else:
+            import m6
+        finally:
+            import m7
+        match self:
+            case 1:
+                import m8
+async def g():
+    async with x:
+        import m9
+"""
+    g = graph(("gamesolve.solve.loop", source))
+    assert {i.imported for i in g.imports} == {"typing"} | {f"m{k}" for k in range(1, 10)}
+
+
 def test_the_checker_reports_library_code_that_imports_the_command_line():
     g = graph(("gamesolve.search.agent", "from gamesolve.cli_params import parse_boolean\n"),
               ("gamesolve_nlth.spot.solve", "from gamesolve.cli import InputError\n"))  # fmt: skip
