@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 import attrs
@@ -39,6 +40,7 @@ from numba import njit
 
 from gamesolve.errors import UserError
 from gamesolve.game.deals import Deals
+from gamesolve.game.form_records import ChanceSymmetry, Removal, Rollout
 
 DECISION, CHANCE, TERMINAL = 0, 1, 2
 """Node kinds of the public tree."""
@@ -129,14 +131,14 @@ class FactoredGame:
     # Card removal without listed deals (two players: gamesolve/game/removal.py; three:
     # gamesolve/game/removal_multi.py): the items each private state holds, strengths per
     # public chance path, chance weights.
-    removal: Any = None
-    # Rollout terminals (gamesolve/game/rollout.py): a Rollout bundle, or None.
-    rollout: Any = None
+    removal: Removal | None = attrs.field(default=None, validator=attrs.validators.optional(attrs.validators.instance_of(Removal)))
+    # Rollout terminals (gamesolve/game/rollout.py).
+    rollout: Rollout | None = attrs.field(default=None, validator=attrs.validators.optional(attrs.validators.instance_of(Rollout)))
     # Public chance outcomes dealt once for their symmetric twins (gamesolve/game/symmetry.py):
     # valid while every player's reach is invariant under its permutations.
-    symmetry: Any = None
-    # The kernels' copy of ``table``, deal-major (made on first use; see terminal_arrays).
-    _table_by_deal: np.ndarray | None = attrs.field(default=None, init=False, repr=False)
+    symmetry: ChanceSymmetry | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(ChanceSymmetry))
+    )
 
     # -- shapes -------------------------------------------------------------------------
     @property
@@ -181,9 +183,15 @@ class FactoredGame:
         """Terminal values as the kernels read them. Their ``table`` is deal-major,
         ``[D, T, P]``: an MCCFR iteration reads one deal's payoffs, which then lie together
         (10% faster on Liar's Dice than ``[T, D, P]``, whose reads land 36 x 2 values apart)."""
-        if self._table_by_deal is None:
-            object.__setattr__(self, "_table_by_deal", np.ascontiguousarray(self.table.transpose(1, 0, 2)))
         return TerminalArrays(self.term_kind, self.payoff, self.contender, self.term_row, self._table_by_deal)
+
+    @cached_property
+    def _table_by_deal(self) -> np.ndarray:
+        """The kernels' copy of ``table``, deal-major (see :meth:`terminal_arrays`), made on
+        first use: a form no kernel reads holds its table once. (A cached property: attrs keeps
+        it beside the fields, out of pickles and evolve copies, and no code here writes to
+        the frozen form.)"""
+        return np.ascontiguousarray(self.table.transpose(1, 0, 2))
 
     # -- facts the search and the agents read -------------------------------------------
     def num_actions_at(self, node: int) -> int:

@@ -21,27 +21,10 @@ Three players: :mod:`gamesolve.game.removal_multi` (same bundle, exact, O(n x it
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-Removal = namedtuple(
-    "Removal", "items n_items node_path path_strength path_order path_groups path_bounds path_items chance_weight holders"
-)
-"""Item removal as the vector kernels read it: ``items[s]`` (up to 2 item numbers, -1 for
-none), the number of items, each node's public chance path, each path's contest strength of
-every private state (``path_strength[path, s]``; larger is better; negative: the state holds
-one of the path's public items and cannot be at a contest there) and the states in order of
-strength (``path_order[path]``), each node's chance weight (1 elsewhere), and whether each
-state holds each item (``holders[item, s]``: a chance outcome's states that lose their reach,
-read as one contiguous row).
-
-The two-player contest reads each path's order cut into groups of equal strength, states of
-negative strength left out: group ``g < path_groups[path]`` is the positions
-``path_bounds[path, g] : path_bounds[path, g + 1]`` of ``path_order[path]``, and
-``path_items[path, k]`` are the items of the state at position ``k`` (-1 as ``n_items``).
-Build it with :func:`item_removal`."""
+from gamesolve.game.form_records import Removal
 
 
 def item_removal(items: np.ndarray, n_items: int, node_path: np.ndarray, strength: np.ndarray, chance_weight: np.ndarray) -> Removal:

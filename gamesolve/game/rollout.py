@@ -22,27 +22,13 @@ randomness, so a sampling solver (MCCFR) gets an unbiased estimate of the leaf's
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
 from gamesolve.game.continuation import packed_action
 from gamesolve.game.factored import DECISION, TERMINAL, FactoredGame, TerminalArrays
+from gamesolve.game.form_records import Rollout
 from gamesolve.game.terminals import terminal_value
-
-Rollout = namedtuple(
-    "Rollout",
-    "kind player round child_start child_list row_owner settled settled_value "
-    "t_kind t_payoff t_contender t_row t_table "
-    "infoset_start packed bits player_of entry choice ratio entry_stake",
-)
-"""Rollout terminals as the kernels read them (flat: parallel kernels take no nested
-bundles): the continuation game's public tree and terminal arrays (``t_*``, as
-:class:`~gamesolve.game.factored.TerminalArrays`), its continuation strategies
-(``infoset_start[node]``, ``packed[k]``: bit-packed action indices of ``bits`` bits),
-``player_of`` (continuation player -> subgame player) and, per subgame node, the leaf's entry
-node, choices ``[N, P]`` (by subgame player), ratio and entry stakes ``[N, P]``."""
 
 
 def make_rollout(game: FactoredGame, infoset_start, packed, bits, player_of, entry, choice, ratio, entry_stake) -> Rollout:

@@ -17,14 +17,9 @@ solver that keeps only some private states.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
-ChanceSymmetry = namedtuple("ChanceSymmetry", "twin_start twin_item twin_perm perms")
-"""``twin_start`` int64[E+1] (CSR over edges), ``twin_item`` int32[T] (the twin's dealt item),
-``twin_perm`` int32[T] (its row of ``perms``), ``perms`` int32[M, S] (``perms[m, s]``: the
-state whose value below the kept outcome is ``s``'s value below the twin)."""
+from gamesolve.game.form_records import ChanceSymmetry
 
 
 def no_symmetry(num_edges: int, num_states: int) -> ChanceSymmetry:
