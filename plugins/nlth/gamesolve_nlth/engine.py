@@ -130,6 +130,28 @@ def num_seats(s) -> int:
     return int(s[H_N])
 
 
+def button(s) -> int:
+    """The button's seat."""
+    return int(s[H_BUTTON])
+
+
+def per_seat(s, field: str) -> list[int]:
+    """``stack``, ``bet``, ``commit`` or ``active`` of every seat, in seat order."""
+    start = {"stack": STACK, "bet": BET, "commit": COMMIT, "active": ACTIVE}[field]
+    return [int(x) for x in s[start : start + int(s[H_N])]]
+
+
+def hole_cards(s, seat: int) -> list[int]:
+    """The cards of ``seat``'s hand dealt so far (0, 1 or 2)."""
+    k = min(2, max(0, int(s[H_NDEALT]) - 2 * seat))
+    return [int(s[CARDS + 2 * seat + j]) for j in range(k)]
+
+
+def return_card(s, card: int) -> None:
+    """Mark ``card`` as not dealt (it may be dealt again: a hypothetical world's deal)."""
+    s[H_USED] &= ~(np.int64(1) << np.int64(card))
+
+
 def street(s) -> int:
     """0 preflop, 1 flop, 2 turn, 3 river."""
     return int(s[H_STREET])

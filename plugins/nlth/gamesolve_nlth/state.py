@@ -135,7 +135,7 @@ class NLTHState(State):
 
     # ---- contract --------------------------------------------------------------------------
     def current_player(self) -> int:
-        a = int(self.s[E.H_ACTOR])
+        a = E.actor(self.s)
         if a == E.TERMINAL:
             return TERMINAL
         if a == E.CHANCE:
@@ -143,11 +143,11 @@ class NLTHState(State):
         return a
 
     def legal_actions(self) -> list[int]:
-        p = int(self.s[E.H_ACTOR])
+        p = E.actor(self.s)
         if p == E.TERMINAL:
             return []
         if p == E.CHANCE:
-            used = int(self.s[E.H_USED])
+            used = E.used_cards(self.s)
             return [c for c in range(52) if not (used >> c) & 1]
         can_fold, _, _, lo, hi = E.legal(self.s)
         out = [FOLD] if can_fold else []
@@ -204,16 +204,16 @@ class NLTHState(State):
     # ---- play API --------------------------------------------------------------------------
     @property
     def num_players(self) -> int:
-        return int(self.s[E.H_N])
+        return E.num_seats(self.s)
 
     @property
     def button(self) -> int:
-        return int(self.s[E.H_BUTTON])
+        return E.button(self.s)
 
     @property
     def street(self) -> int:
         """0 preflop, 1 flop, 2 turn, 3 river."""
-        return int(self.s[E.H_STREET])
+        return E.street(self.s)
 
     def betting_round(self) -> int:
         return self.street
@@ -225,19 +225,19 @@ class NLTHState(State):
 
     @property
     def stacks(self) -> list[int]:
-        return [int(x) for x in self.s[E.STACK : E.STACK + self.num_players]]
+        return E.per_seat(self.s, "stack")
 
     @property
     def bets(self) -> list[int]:
-        return [int(x) for x in self.s[E.BET : E.BET + self.num_players]]
+        return E.per_seat(self.s, "bet")
 
     @property
     def committed(self) -> list[int]:
-        return [int(x) for x in self.s[E.COMMIT : E.COMMIT + self.num_players]]
+        return E.per_seat(self.s, "commit")
 
     @property
     def in_hand(self) -> list[bool]:
-        return [bool(x) for x in self.s[E.ACTIVE : E.ACTIVE + self.num_players]]
+        return [bool(x) for x in E.per_seat(self.s, "active")]
 
     @property
     def board(self) -> list[int]:
@@ -247,8 +247,7 @@ class NLTHState(State):
         n = self.num_players
         if not 0 <= seat < n:
             raise ValueError(f"no seat {seat} (seats 0..{n - 1})")
-        k = min(2, max(0, int(self.s[E.H_NDEALT]) - 2 * seat))
-        return [int(self.s[E.CARDS + 2 * seat + j]) for j in range(k)]
+        return E.hole_cards(self.s, seat)
 
     @property
     def call_amount(self) -> int:
@@ -301,8 +300,8 @@ class NLTHState(State):
     def apply_action(self, action: int) -> None:
         """Apply a contract action in place (see the module doc for the encoding)."""
         action = int(action)
-        p = int(self.s[E.H_ACTOR])
-        street = int(self.s[E.H_STREET])
+        p = E.actor(self.s)
+        street = E.street(self.s)
         if p == E.TERMINAL:
             raise ValueError(f"action {action} after the hand is over")
         if p == E.CHANCE:

@@ -182,7 +182,7 @@ def with_cards(before: NLTHState, cards, seat: int) -> NLTHState:
     (those holding a dealt card are then impossible), so its real cards block none."""
     s = before.s.copy()
     for c in before.hole_cards(seat):
-        s[E.H_USED] &= ~(np.int64(1) << np.int64(c))
+        E.return_card(s, c)
     for c in cards:
         if E.deal_card(s, int(c)):
             raise ValueError(f"cannot deal card {c} at {before.public_state_key()}")
