@@ -42,8 +42,8 @@ Beliefs are ranges; ``exact_beliefs`` enumerates the histories instead
 
 Its private states are dealt once and kept to the end (what
 :class:`~gamesolve.search.beliefs.ItemRanges` carries); public chance may come between them
-(Leduc's board card): a round never spans it, and the subgame of a round keeps only the deals
-its public outcomes allow.
+(Leduc's board card): it starts a new round (but with ``depth=game`` in a round that does not
+search), and the subgame of a round keeps only the deals its public outcomes allow.
 """
 
 from __future__ import annotations
@@ -161,7 +161,9 @@ class FormSearchDomain:
             return _Subgame(self, node, None)
         if self.depth is None:
             return None
-        return _Subgame(self, node, None if self.depth.unlimited else self.depth)
+        if self.depth.unlimited:
+            return _Subgame(self, node, None, bool(self._chance_below[node]))
+        return _Subgame(self, node, self.depth)
 
     def _searches(self, betting_round: int) -> bool:
         """Whether a root in ``betting_round`` (0: the first) searches: ``search_rounds``, and
@@ -255,6 +257,7 @@ class _Subgame:
     domain: FormSearchDomain
     node: int
     depth: DepthLimit | None
+    spans_chance: bool = False  # public chance inside (``depth=game`` from a root above it)
 
     @property
     def offers_every_action(self) -> bool:
@@ -268,7 +271,7 @@ class _Subgame:
         return self.node, self.depth
 
     def label(self, state: State, action: int) -> int:
-        if state.current_player() == CHANCE_PLAYER:  # a round searched across public chance
+        if self.spans_chance and state.current_player() == CHANCE_PLAYER:
             return self.domain.chance_label(state, action)
         return int(action)
 
