@@ -92,7 +92,9 @@ def test_three_player_leduc_range_equals_exact_along_random_hands(leduc3_tree, h
 
 
 def test_liars_dice_range_equals_exact():
-    game = LiarsDiceGame()
+    """One die of four sides: every information set (the golden record's slow test checks six
+    sides' figures)."""
+    game = LiarsDiceGame(sides=4)
     tree = compile_explicit_tree(game)
     form = compile_factored(game)
     blueprint = rough_blueprint(tree, 5)
