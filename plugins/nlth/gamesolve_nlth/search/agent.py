@@ -39,7 +39,6 @@ from gamesolve.search.beliefs import ItemRanges
 from gamesolve.search.domain import RangeSubgame, SampledChance
 from gamesolve.search.range_agent import RangeSearchAgent
 from gamesolve.search.range_solve import RangeSolveConfig
-from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.search.continuation import continuation_game
 from gamesolve_nlth.search.multiway import DepthLimit, LeafValues, SubgameSizes, build_multiway
@@ -93,8 +92,8 @@ class NLTHSearchConfig:
     heads_up_flop: bool = False
     flop_memory: float = 2.0
     mccfr_iterations: int = 200_000
-    algorithm: str = attrs.field(default="lcfr", validator=attrs.validators.in_(tuple(TABULAR_ALGORITHMS)))
-    play: str = attrs.field(default="current", validator=attrs.validators.in_(("current", "average")))
+    algorithm: str = "lcfr"
+    play: str = "current"
     streets: tuple[int, ...] = (1, 2, 3)
     bets: str = _DEFAULT_SIZES.bets
     raises: str = _DEFAULT_SIZES.raises
@@ -124,11 +123,11 @@ class NLTHSearchConfig:
             "preflop_off": int, "preflop_bets": str, "flop_memory": float, "heads_up_flop": lambda v: parse_boolean(v, "heads_up_flop"),
         }  # fmt: skip
         values = typed_options(options, known, "nlth search option", f"store, preset, {', '.join(known)}")
+        # The solve options (seconds, iterations, ...) are checked by the core's RangeSolveConfig.
         checks = {
-            "seconds": lambda v: v >= 0, "iterations": lambda v: v >= 1, "raise_cap": lambda v: v >= 0,
-            "mccfr_iterations": lambda v: v >= 1, "multiway_raise_cap": lambda v: v >= 0, "k": lambda v: 1 <= v <= 4,
-            "allin_threshold": lambda v: 0 < v <= 1, "threads": lambda v: v >= 1,
-            "streets": lambda v: set(v) <= {1, 2, 3}, "flop_memory": lambda v: v > 0,
+            "raise_cap": lambda v: v >= 0, "multiway_raise_cap": lambda v: v >= 0, "k": lambda v: 1 <= v <= 4,
+            "allin_threshold": lambda v: 0 < v <= 1, "streets": lambda v: set(v) <= {1, 2, 3},
+            "flop_memory": lambda v: v > 0,  # (the core's name for it is memory)
         }  # fmt: skip
         for key, ok in checks.items():
             if key in values and not ok(values[key]):
@@ -137,7 +136,8 @@ class NLTHSearchConfig:
             config = cls(**values)
         except ValueError as exc:
             raise ValueError(f"search option {exc.args[0]}") from None
-        config.sizes()  # bad sizes fail here, before any hand
+        config.solving()  # bad solve options, bad sizes fail here, before any hand
+        config.sizes()
         config.multiway_sizes()
         return config
 
