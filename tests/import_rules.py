@@ -142,14 +142,26 @@ def in_plugin(module: str) -> bool:
 
 
 TOP_LEVEL_COMMAND_LINE = frozenset({f"{CORE}.cli", f"{CORE}.cli_params"})
-"""The ``gamesolve`` command and its typed option values: the only modules that import click
-or each other freely. Any other module that does is reported, front ends below it included
-(``plot/cli.py``, a plugin's ``acpc/cli.py``): the tests list those by name."""
+"""The ``gamesolve`` command and its typed option values: with the core's commands
+(:data:`COMMANDS`), the only modules that import click or each other freely. Any other
+module that does is reported, front ends below it included (``plot/cli.py``, a plugin's
+``acpc/cli.py``): the tests list those by name."""
+
+COMMANDS = f"{CORE}.commands"
+"""The core's commands, one module per command, and the helpers they share: the top layer,
+with the group in ``gamesolve.cli`` that adds them."""
+
+
+def is_top_level_command_line(module: str) -> bool:
+    """``gamesolve.cli``, ``gamesolve.cli_params`` or a module of ``gamesolve.commands``."""
+    return module in TOP_LEVEL_COMMAND_LINE or within(module, COMMANDS)
 
 
 def is_command_line(imported: str) -> bool:
-    """click, or the core's command line (``gamesolve.cli``, ``gamesolve.cli_params``, ...)."""
-    return within(imported, "click") or (imported.startswith(f"{CORE}.cli") and "." not in imported[len(CORE) + 1 :])
+    """click, or the core's command line (``gamesolve.cli``, ``gamesolve.cli_params``, ...,
+    and the commands in ``gamesolve.commands``)."""
+    return (within(imported, "click") or within(imported, COMMANDS)
+            or (imported.startswith(f"{CORE}.cli") and "." not in imported[len(CORE) + 1 :]))  # fmt: skip
 
 
 def kernel_modules(graph: ImportGraph) -> set[str]:
@@ -192,10 +204,11 @@ def kernel_imports_of_the_command_line(graph: ImportGraph) -> set[tuple[str, str
 
 
 def command_line_imports_below_the_top_level(graph: ImportGraph) -> set[tuple[str, str]]:
-    """Only the top-level command line (:data:`TOP_LEVEL_COMMAND_LINE`) imports click or
-    ``gamesolve.cli*``; library code raises :mod:`gamesolve.errors` and takes plain values."""
+    """Only the top-level command line (:func:`is_top_level_command_line`) imports click,
+    ``gamesolve.cli*`` or ``gamesolve.commands``; library code raises :mod:`gamesolve.errors`
+    and takes plain values."""
     return {(i.importer, i.imported) for i in graph.imports
-            if (in_core(i.importer) or in_plugin(i.importer)) and i.importer not in TOP_LEVEL_COMMAND_LINE
+            if (in_core(i.importer) or in_plugin(i.importer)) and not is_top_level_command_line(i.importer)
             and is_command_line(i.imported)}  # fmt: skip
 
 

@@ -224,6 +224,17 @@ def test_the_checker_lets_only_the_top_level_command_line_import_click():
         ("gamesolve_nlth.acpc.cli", "click.testing"), ("gamesolve_nlth.acpc.cli", "gamesolve.cli")}  # fmt: skip
 
 
+def test_the_checker_lets_the_commands_import_click_and_nothing_below_import_them():
+    g = graph(("gamesolve.cli", "import click\nfrom gamesolve import commands\n"),
+              ("gamesolve.commands", "from gamesolve.hookspecs import hookimpl\n"),
+              ("gamesolve.commands.solve", "import click\nfrom gamesolve.cli_params import SEED\nfrom gamesolve.commands.support import emit\n"),
+              ("gamesolve.commands.support", "import click\nfrom gamesolve.plugins import HOST_KEY\n"),
+              ("gamesolve.evaluate.match", "from gamesolve.commands.support import one_line\n"),
+              ("gamesolve_nlth.spot.cli", "from gamesolve.commands.solve import summary_lines\n"))  # fmt: skip
+    assert R.command_line_imports_below_the_top_level(g) == {
+        ("gamesolve.evaluate.match", "gamesolve.commands.support"), ("gamesolve_nlth.spot.cli", "gamesolve.commands.solve")}  # fmt: skip
+
+
 def test_the_checker_reports_a_kernel_module_that_imports_click():
     g = graph(("gamesolve.solve.fast_kernels", "import click\n"),
               ("gamesolve.game.walks", "from numba import njit\nfrom click import echo\n@njit(cache=True)\ndef f(x):\n    return x\n"),
