@@ -55,8 +55,8 @@ COMMAND_LINE_EXCEPTIONS = {
     # InputError is the click exception every command raises (exit status 2); plugins import
     # it from gamesolve.errors, so it stays there until commands and plugins take it elsewhere.
     ("gamesolve.errors", "click"),
-    # Command groups below the top-level command, built with click until the commands are
-    # declared without it (issue #35, item 3): `gamesolve plot` (it also reads the typed
+    # Command groups that live beside their feature, not in gamesolve/commands/ (issue #35,
+    # item 3 moved the core's own commands there): `gamesolve plot` (it also reads the typed
     # option values), the open-spiel commands (which reach the `gamesolve` group itself), and
     # the hold'em plugin's `abstraction`, `acpc` (typed option values too), `nlth info`
     # (beside the betting tree it counts), `evaluate` and `spot` commands.
