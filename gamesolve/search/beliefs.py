@@ -126,15 +126,6 @@ class PublicBeliefState:
             skipped += 1
         return PublicBeliefState(self.num_players, states, self.chance.copy(), reach, skipped)
 
-    def marginal(self, form: FactoredGame, node: int, player: int) -> np.ndarray:
-        """``player``'s belief over the private states of ``form`` at decision ``node`` (this
-        public state), by enumeration."""
-        keys = form.private_keys(node, player)
-        out = np.zeros(int(form.num_private.max()))
-        for state, w in zip(self.states, self.weights()):
-            out[keys[state.information_state_key(player)]] += w
-        return out
-
     def root_reach(self, form: FactoredGame, node: int) -> np.ndarray:
         """Every player's reach over the private states of ``form`` (``[P, S]``) at decision
         ``node`` (this public state), read off the histories: each history's reach of a player
