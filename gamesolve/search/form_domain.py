@@ -96,7 +96,8 @@ class FormSearchDomain:
         if depth is not None and not depth.unlimited and leaves is None:
             raise ValueError(f"a depth-limited search ({depth}) needs leaf values")
         if exact_beliefs and not locator.keyed:
-            raise ValueError(f"beliefs=exact enumerates histories by key; the form of {form.game_name} keeps no keys")
+            raise ValueError(f"search option beliefs=exact enumerates histories by key; the form of {form.game_name} keeps "
+                             f"no keys (its blueprint is read by public node)")  # fmt: skip
         self.form = form
         self.rows = rows
         self.locator = locator
@@ -114,6 +115,12 @@ class FormSearchDomain:
         counts = np.concatenate([[0], np.cumsum(chance)])
         self._chance_below = counts[self._ends] > counts[np.arange(form.num_nodes)]
         self._segments = None if depth is None or depth.unlimited else round_segments(form, depth.actions, depth.raises)
+        # depth=game: the round each level continues (the last searched one up to it, else its own)
+        self._continues = None
+        if depth is not None and depth.unlimited:
+            levels = range(int(form.node_level.max(initial=0)) + 1)
+            searched = [r for r in levels if self._searches(r)]
+            self._continues = [max((r for r in searched if r <= level), default=level) for level in levels]
         self._chance_into: dict[int, tuple[int, ...]] = {}
         self._parent = None
         self.subgame_form = functools.lru_cache(maxsize=self.FORMS_KEPT)(self._cut)
@@ -130,9 +137,8 @@ class FormSearchDomain:
         continues the last one that did (whose subgame reaches the end of the game)."""
         node = self.locator.node(state)
         level = int(self.form.node_level[node])
-        if self.depth is not None and self.depth.unlimited:
-            searched = [r for r in range(level + 1) if self._searches(r)]
-            return searched[-1] if searched else level
+        if self._continues is not None:
+            return self._continues[level]
         if self._to_the_end(node):
             return LAST_ROUND
         within = 0 if self._segments is None else int(self._segments[node])

@@ -229,9 +229,6 @@ def range_search_player(game: Game, blueprint: NodePolicy, options: dict[str, st
             continuations = ContinuationStrategies(form, keyed, parsed.k, 5.0 if parsed.bias_factor is None else parsed.bias_factor)
             exact = parsed.rollouts is None
             leaves = ExactLeafValues(continuations) if exact else SampledLeafValues(continuations, parsed.rollouts, parsed.seed)
-    if parsed.beliefs == "exact" and keyed is None:
-        raise ValueError(f"search option beliefs=exact enumerates histories by key; {game.describe()}'s blueprint is read by "
-                         f"public node")  # fmt: skip
     domain = FormSearchDomain(form, blueprint.rows, blueprint.locator, parsed.end_nodes, depth, leaves,
                               parsed.first_round == "search", parsed.search_rounds, abstraction, parsed.sampling_above,
                               parsed.beliefs == "exact")  # fmt: skip

@@ -402,8 +402,7 @@ class RangeSearchAgent(Agent):
         own earlier rows frozen with that state's probabilities). Nothing of this agent changes;
         the kept solves are shared. Its :meth:`policy` is the agent's exposure over its range
         (exact without a time budget: the solves depend on the hand alone)."""
-        probe = copy.copy(self)
-        probe._rng, probe._rng_state = None, self._rng_copy_state()
+        probe = self.fork()
         probe._start_hand(seat)
         for before, action in path:
             probe.observe(before, action)
@@ -442,7 +441,8 @@ class SolveMemo:
     key (a plugin that names its round's subgame), the ranges at the root, the added actions and
     the frozen rows. Only solves without a time budget are kept: they stop at their iteration
     cap, and draw no random numbers (vector CFR) or draw them from a seed made of what decides
-    the solve (Linear MCCFR), so a kept solve is exactly the one that would be computed again. The most recently used are kept up to ``max_bytes`` of their tables (None: all, as
+    the solve (Linear MCCFR), so a kept solve is exactly the one that would be computed again.
+    The most recently used are kept up to ``max_bytes`` of their tables (None: all, as
     composing the agent's whole strategy wants; a Liar's Dice 2x6 subgame of 32,768 nodes holds
     about 30 MB, a Leduc round's a few kilobytes); ``solves`` counts the solves run."""
 

@@ -188,19 +188,16 @@ class ScheduledRun:
         clock = c.clock
         k = self.counters
         minutes = k.elapsed / 60
-        if c.average == "pluribus" and c.strategy_update == "exact":
-            # Here for either unit (the kernels do none): one exact update weighted by the
-            # intervals since the last (batches stop at each interval in iterations: _next_stop).
+        exact = c.strategy_update == "exact"
+        # Exact updates come here for either unit (the kernels do none): one weighted by the
+        # intervals since the last (batches stop at each interval in iterations: _next_stop).
+        # Sampled ones come here in minutes only (in iterations the kernels make them): one.
+        if c.average == "pluribus" and (exact or c.strategy_interval.minutes is not None):
             due = clock.strategy_updates_due(k.iteration, minutes)
             if due > k.strategy_updates:
-                weight = due - k.strategy_updates
+                weight = due - k.strategy_updates if exact else 1
                 k.strategy_updates = due
                 self.update_strategy(weight)
-        elif c.average == "pluribus" and c.strategy_interval.minutes is not None:
-            due = clock.strategy_updates_due(k.iteration, minutes)
-            if due > k.strategy_updates:
-                k.strategy_updates = due
-                self.update_strategy()
         while True:
             due = clock.discount_due(k.discounts + 1, k.iteration, minutes)
             if not due:
