@@ -11,17 +11,17 @@ import pytest
 from gamesolve.game.factored import CHANCE, DECISION, ROLLOUT, TERMINAL, subtree_ends
 from gamesolve.game.terminals import terminal_value
 from gamesolve_nlth import engine as E
+from gamesolve_nlth.betting.subgame import ALLIN, StreetSizes, SubgameSizes, apply_action, sized_actions
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.search import multiway as M
 from gamesolve_nlth.search.agent import NLTHSearchAgent, NLTHSearchConfig
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
-from gamesolve_nlth.spot.tree import ALLIN, StreetSizes, apply_action
 from gamesolve_nlth.state import CHECK_CALL, NLTHGame, raise_action
 
 # Seats 0-3 hole cards, then flop, turn, river.
 DECK4 = parse_cards("AsKd" "QhQc" "7s7d" "JcTc" "2h7c9s" "Td" "3c")
-SIZES = M.SubgameSizes({1: StreetSizes((1.0,), ()), 2: StreetSizes((0.5, ALLIN), (ALLIN,)), 3: StreetSizes((1.0,), (ALLIN,))}, 1, 0.67)
+SIZES = SubgameSizes({1: StreetSizes((1.0,), ()), 2: StreetSizes((0.5, ALLIN), (ALLIN,)), 3: StreetSizes((1.0,), (ALLIN,))}, 1, 0.67)
 
 
 def turn_root(folds=(3,), players=4, stacks=None):
@@ -53,7 +53,9 @@ def walk_engine(root, sizes, board):
         kind = DECISION if actor >= 0 else CHANCE if actor == E.CHANCE else TERMINAL
         out.append((kind, actor if actor >= 0 else -1, tuple(int(s[E.COMMIT + q]) for q in range(n))))
         if kind == DECISION:
-            for k, amount in M._actions(sizes, s, rs, rc, ()):
+            p = E.actor(s)
+            street = sizes.streets[E.street(s)] if E.raises(s) <= sizes.raise_cap else None  # no raise before the root
+            for k, amount in sized_actions(s, street, int(rc[p]), rs[p], sizes.allin_threshold):
                 rec(apply_action(s, k, amount)[0], cards)
         elif kind == CHANCE:
             free = [c for c in range(52) if not (int(s[E.H_USED]) >> c) & 1]

@@ -40,12 +40,13 @@ from gamesolve.search.domain import RangeSubgame, SampledChance
 from gamesolve.search.range_agent import RangeSearchAgent
 from gamesolve.search.range_solve import RangeSolveConfig
 from gamesolve_nlth import engine as E
+from gamesolve_nlth.betting.subgame import DepthLimit, StreetSizes, SubgameSizes
 from gamesolve_nlth.search.continuation import continuation_game
-from gamesolve_nlth.search.multiway import DepthLimit, LeafValues, SubgameSizes, build_multiway
+from gamesolve_nlth.search.multiway import LeafValues, build_multiway
 from gamesolve_nlth.search.presets import DEFAULT_PRESET, SEARCH_PRESETS, search_preset
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
-from gamesolve_nlth.spot.tree import STREETS, Spot, SpotError, StreetSizes, build_spot, hand_strengths, spot_ranges, why_no_deal
+from gamesolve_nlth.spot.tree import STREETS, Spot, SpotError, build_spot, hand_strengths, spot_ranges, why_no_deal
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, action_raise_to, raise_action
 
 

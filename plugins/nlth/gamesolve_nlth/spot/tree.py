@@ -8,15 +8,9 @@ from a hand whose preflop put ``pot`` in the middle in equal shares and left ``s
 each player, with the spot's board dealt. Player 0 is first to act after the flop, the last
 player acts last: heads-up player 0 is out of position (the big blind) and player 1 in position
 (the button); three-handed players 0, 1, 2 are the small blind, the big blind and the button.
-The engine's hole cards are placeholders: betting never depends on cards, so a chance node's
-children are built from whichever card the engine accepts and labelled with the card they
-stand for.
-
-Bet sizes are pot fractions per street: ``bets`` for the first bet of a street, ``raises`` for
-every raise after it (a fraction of the pot after calling, as the blueprint's abstraction);
-:data:`ALLIN` (infinity) among them stands for the all-in; a bet or raise that would commit more than ``allin_threshold`` of
-the stack the player started the spot with becomes the all-in; at most ``raise_cap`` raises
-follow the first bet. Fold (when facing a bet) and check/call are always there.
+The betting tree is the walk of :mod:`gamesolve_nlth.betting.subgame` (the search's multiway
+subgames share it) with the spot's sizes per street; a bet or raise that would commit more than
+``allin_threshold`` of the stack the player started the spot with becomes the all-in.
 """
 
 from __future__ import annotations
@@ -26,34 +20,25 @@ from collections.abc import Collection, Mapping
 import attrs
 import numpy as np
 
-from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame
-from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, POKER_CLASSES, RAISE, SHOWDOWN, terminal_fields
+from gamesolve.game.factored import CHANCE, FactoredGame
+from gamesolve.game.poker_form import POKER_CLASSES
 from gamesolve.game.removal import fixed_cfv, item_removal
 from gamesolve.game.symmetry import ChanceSymmetry
 from gamesolve.progress import NullProgress
 from gamesolve.solve.spec import Progress
 from gamesolve_nlth import engine as E
+from gamesolve_nlth.betting.subgame import ALLIN, StreetSizes, SubgameSizes, SubgameTree, walk_subgame
 from gamesolve_nlth.evaluate.stakes import made_hand_values
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
 from gamesolve_nlth.spot.suits import card_classes, hand_permutation
-from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, raise_action
 
 STREETS = ("flop", "turn", "river")
-_PROGRESS_EVERY = 10_000  # nodes between progress updates
-ALLIN = float("inf")  # the all-in among a street's sizes
+__all__ = ["ALLIN", "STREETS", "Spot", "SpotError", "StreetSizes", "build_spot", "hand_strengths", "spot_ranges"]
 _HOLES = HAND_CARDS.astype(np.int64)
 
 
 class SpotError(ValueError):
     """A spot that cannot be built; the message is fit to show a user."""
-
-
-@attrs.frozen
-class StreetSizes:
-    """Bet sizes of one street: first bets and raises as pot fractions (:data:`ALLIN` for the all-in)."""
-
-    bets: tuple[float, ...] = (0.5, 1.0, ALLIN)
-    raises: tuple[float, ...] = (1.0, ALLIN)
 
 
 @attrs.frozen
@@ -116,53 +101,6 @@ def _root(spot: Spot) -> np.ndarray:
     return s
 
 
-def _actions(spot: Spot, s: np.ndarray, start_commit: int, added=()) -> list[tuple[int, int]]:
-    """``(class, engine amount)`` of the spot's actions at decision state ``s``, with the
-    raise-to amounts ``added`` (actions a search adds, Algorithm 2 lines 5-7)."""
-    sizes = spot.sizes(E.street(s)) if E.raises(s) <= spot.raise_cap else None
-    return sized_actions(s, sizes, start_commit, spot.stack, spot.allin_threshold, added)
-
-
-def sized_actions(s: np.ndarray, sizes: StreetSizes | None, start_commit: int, stack: float, allin_threshold: float,
-                  added: Collection[int] = ()) -> list[tuple[int, int]]:  # fmt: skip
-    """``(class, engine amount)`` at decision state ``s``: fold when facing a bet, check/call,
-    the raise-to amounts ``added`` and those of the street's ``sizes`` (None: the raise cap is
-    reached). A size whose commitment since ``start_commit`` passes ``allin_threshold`` of
-    ``stack`` becomes all-in. One rule for spots and the search's multiway subgames."""
-    can_fold, _, call, lo, hi = E.legal(s)
-    p = E.actor(s)
-    bet = E.bet_of(s, p)
-    out = [(FOLD, bet)] if can_fold else []
-    out.append((CALL, bet + call))
-    if lo < 0:
-        return out
-    targets = {min(max(int(to), lo), hi) for to in added}
-    if sizes is not None:
-        mb = int(E.max_bet(s))
-        base = int(E.pot(s)) + (mb - bet)  # the pot after calling
-        for f in sizes.bets if E.raises(s) == 0 else sizes.raises:
-            to = hi if f == ALLIN else min(max(mb + int(round(f * base)), lo), hi)
-            committed = E.committed(s, p) - bet + to - start_commit
-            if committed > allin_threshold * stack:
-                to = hi  # close enough to all-in: all-in
-            targets.add(to)
-    out.extend((RAISE, to) for to in sorted(targets))
-    return out
-
-
-def apply_action(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int]:
-    """The child of engine state ``s`` after a (kind, amount) action, and the game's action label."""
-    child = s.copy()
-    if kind == FOLD:
-        E.apply_fold(child)
-        return child, FOLD_ACTION
-    if kind == CALL:
-        E.apply_call(child)
-        return child, CHECK_CALL
-    E.apply_raise_to(child, amount)
-    return child, raise_action(amount)
-
-
 def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | None = None,
                symmetric: bool = False, deal: tuple[int, ...] | None = None, progress: Progress = NullProgress()) -> FactoredGame:  # fmt: skip
     """The spot as a :class:`FactoredGame` with item removal (see the module docstring).
@@ -175,93 +113,60 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
     :param deal: one card per street to come: every chance node deals only its street's
         card (the one-board template that :class:`~gamesolve.solve.vcfr_sampled.SampledChanceCFR`
         relabels with each iteration's board).
-    :param progress: shown the nodes built (a flop's 1.4 million take about 15 s)."""
+    :param progress: shown the nodes built."""
     if deal is not None and (len(deal) != 5 - len(spot.board) or set(deal) & set(spot.board) or len(set(deal)) != len(deal)):
         raise SpotError(f"a one-board template deals {5 - len(spot.board)} different cards off the board, got {deal}")
-    root = _root(spot)
-    added = dict(added or {})
-    start_commit = E.committed(root, 0)
-    kinds, players, rounds, levels, commits, folds, poker = [], [], [], [], [], [], []
-    node_board: list[tuple[int, ...]] = []
-    children: list[list[int]] = []
-    labels: list[list[int]] = []
-    classes: list[list[int]] = []
-    twins: list[list[tuple[int, tuple[int, ...]]]] = []  # per node: mirror images of the card dealt to reach it
-    stack = [(root, tuple(spot.board), -1, 0, -1, (), [])]
-    progress.start(None, "nodes", "building the betting tree")
-    while stack:
-        s, board, parent, label, cls, path, mirrors = stack.pop()
-        node = len(kinds)
-        if node % _PROGRESS_EVERY == 0 and node:
-            progress.advance(_PROGRESS_EVERY)
-        actor = int(E.next_actor(s))
-        street = E.street(s)
-        kind = DECISION if actor >= 0 else CHANCE if actor == E.CHANCE else TERMINAL
-        kinds.append(kind)
-        players.append(actor if actor >= 0 else -1)
-        rounds.append(min(street, 3))
-        levels.append(len(board) - len(spot.board))
-        commits.append([E.committed(s, q) for q in range(spot.players)])
-        folds.append([not E.in_hand(s, q) for q in range(spot.players)])
-        node_board.append(board)
-        twins.append(mirrors)
-        children.append([])
-        labels.append([])
-        classes.append([])
-        if parent >= 0:
-            children[parent].append(node)
-            labels[parent].append(label)
-            classes[parent].append(cls)
-        if kind == TERMINAL:
-            poker.append(SHOWDOWN if int(E.num_active(s)) > 1 else FOLD_END)
-            continue
-        poker.append(GOES_ON)
-        if kind == CHANCE:
-            # Every card the board leaves; the engine gets one it accepts (betting is the same).
-            used = E.used_cards(s)
-            free = [c for c in range(52) if not (used >> c) & 1]
-            if deal is not None:
-                dealt = [(deal[len(board) - len(spot.board)], [])]
-            elif symmetric:
-                dealt = card_classes(board, tuple(spot.board))
-            else:
-                dealt = [(c, []) for c in range(52) if c not in board]
-            for card, mirrors in reversed(dealt):
-                child = s.copy()
-                E.deal_card(child, card if card in free else free[0])
-                stack.append((child, board + (card,), node, card, -1, path + (card,) if added else (), mirrors))
-            continue
-        for action_kind, amount in reversed(_actions(spot, s, start_commit, added.get(path, ()))):
-            child, action = apply_action(s, action_kind, amount)
-            stack.append((child, board, node, action, action_kind, path + (action,) if added else (), []))
-    progress.advance(len(kinds) % _PROGRESS_EVERY)
-    tree = (kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes)
-    return _assemble(spot, *tree, _chance_symmetry(children, twins))
+    board = tuple(spot.board)
+    dealt = None
+    if deal is not None:
+        dealt = lambda cards: [deal[len(cards) - len(board)]]  # noqa: E731
+    elif symmetric:
+        dealt = lambda cards: [card for card, _ in card_classes(cards, board)]  # noqa: E731
+    sizes = SubgameSizes({1: spot.flop, 2: spot.turn, 3: spot.river}, spot.raise_cap, spot.allin_threshold)
+    tree, _ = walk_subgame(_root(spot), sizes, board, added, dealt=dealt, progress=progress)
+    node_board = _node_boards(tree, board)
+    return _assemble(spot, tree, node_board, _chance_symmetry(tree, node_board, board) if symmetric else None)
 
 
-def _chance_symmetry(children, twins) -> ChanceSymmetry | None:
+def _node_boards(tree: SubgameTree, board: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The board at every node: the root's, with each chance edge's card added below it."""
+    parent = np.zeros(len(tree), np.int64)
+    parent[tree.child] = tree.parent
+    card = np.full(len(tree), -1, np.int64)
+    dealt = tree.kind[tree.parent] == CHANCE
+    card[tree.child[dealt]] = tree.label[dealt]
+    boards = [board] * len(tree)
+    for node in range(1, len(tree)):  # preorder: a node's parent's board is already set
+        up = boards[parent[node]]
+        boards[node] = up if card[node] < 0 else up + (int(card[node]),)
+    return boards
+
+
+def _chance_symmetry(tree: SubgameTree, node_board, board: tuple[int, ...]) -> ChanceSymmetry | None:
     """Each edge's mirror-image cards (in edge order) with their hand permutations."""
-    edges = [c for cs in children for c in cs]
-    counts = [len(twins[c]) for c in edges]
+    twins = [[] for _ in range(len(tree.parent))]
+    classes: dict[tuple[int, ...], dict] = {}
+    for e in np.flatnonzero(tree.kind[tree.parent] == CHANCE):
+        at = node_board[int(tree.parent[e])]
+        if at not in classes:
+            classes[at] = dict(card_classes(at, board))
+        twins[e] = classes[at][int(tree.label[e])]
+    counts = [len(t) for t in twins]
     if not any(counts):
         return None
     perms: dict[tuple[int, ...], int] = {}
     items, rows = [], []
-    for c in edges:
-        for card, pi in twins[c]:
+    for edge_twins in twins:
+        for card, pi in edge_twins:
             items.append(card)
             rows.append(perms.setdefault(pi, len(perms)))
-    start = np.zeros(len(edges) + 1, dtype=np.int64)
+    start = np.zeros(len(twins) + 1, dtype=np.int64)
     np.cumsum(counts, out=start[1:])
     table = np.stack([hand_permutation(pi) for pi in perms])
     return ChanceSymmetry(start, np.array(items, dtype=np.int32), np.array(rows, dtype=np.int32), table)
 
 
-def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_board, children, labels, classes, symmetry):
-    n = len(kinds)
-    child_start = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum([len(c) for c in children], out=child_start[1:])
-    kind = np.array(kinds, dtype=np.int8)
+def _assemble(spot: Spot, tree: SubgameTree, node_board, symmetry) -> FactoredGame:
     # Public chance paths: one per board; strengths on complete boards.
     paths: dict[tuple[int, ...], int] = {}
     node_path = np.array([paths.setdefault(b, len(paths)) for b in node_board], dtype=np.int32)
@@ -270,25 +175,13 @@ def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_
         if len(board) == 5:
             strength[path] = hand_strengths(board)
     # A dealt card's probability given every player's hand: uniform over the cards left.
-    chance_weight = np.ones(n)
-    for node in np.flatnonzero(kind == CHANCE):
-        chance_weight[node] = 1.0 / (52 - len(node_board[node]) - 2 * spot.players)
-    fields = terminal_fields(np.array(poker), np.array(commits, dtype=np.float64), np.array(folds, dtype=bool))
+    chance_weight = np.where(tree.kind == CHANCE, 1.0 / (52 - len(spot.board) - tree.level - 2 * spot.players), 1.0)
     board_text = "".join(_card_text(c) for c in spot.board)
     return FactoredGame(
         game_name="nlth",
         params={"players": spot.players, "spot": board_text, "pot": spot.pot, "stack": spot.stack},
         num_players=spot.players,
         num_rounds=4,
-        node_kind=kind,
-        node_player=np.array(players, dtype=np.int32),
-        node_round=np.array(rounds, dtype=np.int32),
-        node_level=np.array(levels, dtype=np.int32),
-        child_start=child_start,
-        child_list=np.array([c for cs in children for c in cs], dtype=np.int32),
-        edge_label=np.array([a for ls in labels for a in ls], dtype=np.int64),
-        edge_class=np.array([c for cs in classes for c in cs], dtype=np.int8),
-        row_owner=np.arange(n, dtype=np.int32),
         num_private=np.full(4, NUM_HANDS, dtype=np.int32),
         deals=None,
         class_names=POKER_CLASSES,
@@ -296,7 +189,7 @@ def _assemble(spot, kinds, players, rounds, levels, commits, folds, poker, node_
         lossless=True,
         removal=item_removal(HAND_CARDS, 52, node_path, strength, chance_weight),
         symmetry=symmetry,
-        **fields,
+        **tree.form_fields(),
     )
 
 
