@@ -1,5 +1,5 @@
 """The sampled multiway showdown of the search agent's multiway subgames, against exact values:
-how far the mean payoff over N deals drawn by ``BeliefDeals`` (gamesolve_nlth/search/multiway.py:
+how far the mean payoff over N deals drawn by ``belief_deals`` (gamesolve_nlth/search/multiway.py:
 rejection sampling from the product of the range beliefs, card removal included) is from each
 seat's exact expected showdown payoff, for 3 to 6 players.
 
@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))  # tests.multiway_oracle
 
-from gamesolve_nlth.search.multiway import BeliefDeals  # noqa: E402
+from gamesolve_nlth.search.multiway import belief_deals  # noqa: E402
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS  # noqa: E402
 from gamesolve_nlth.spot.tree import hand_strengths  # noqa: E402
 from tests.multiway_oracle import _showdowns, expected_payoffs  # noqa: E402
@@ -58,7 +58,7 @@ def sampled_values(board, beliefs, stake, contender, deals: int, seed: int) -> t
     """Each live seat's mean payoff over ``deals`` deals, and its standard error."""
     players = len(stake) - 1
     in_hand = np.append(np.ones(players, bool), False)
-    sampler = BeliefDeals.build(beliefs, in_hand, tuple(int(c) for c in board), 1)
+    sampler = belief_deals(beliefs, in_hand, tuple(int(c) for c in board), 1)
     batch, _ = sampler.sample(seed, 0, deals)
     strength = batch.strength.astype(np.int32)
     mean, se = np.zeros(players), np.zeros(players)

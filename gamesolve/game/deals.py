@@ -8,7 +8,8 @@ contest terminals, each player's strength. Deal ``i`` of a run depends only on
 * :class:`ListedDeals`: every deal with its probability (small games). The list is also the
   compatibility rule between private states: two private states can coexist exactly when
   some deal of positive probability holds both (card removal, for instance).
-* Generated deals (hold'em): a plugin object with the same :meth:`batch` method.
+* Generated deals: :class:`~gamesolve.game.belief_deals.BeliefDeals` (items made of cards,
+  drawn from range beliefs), or a plugin object with the same :meth:`batch` method.
 """
 
 from __future__ import annotations
@@ -56,17 +57,24 @@ class Deals(Protocol):
 
 
 @njit(cache=True)
+def first_above(cdf, u):
+    """The first index whose cumulative probability exceeds ``u`` (a categorical draw by
+    bisection: ``cdf`` nondecreasing, its last entry above any ``u`` in [0, 1))."""
+    lo, hi = 0, cdf.shape[0] - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cdf[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True)
 def _sample_listed(seed, first, count, cdf, out):
     for i in range(count):
         _, u = splitmix(stream(seed, first + i))
-        lo, hi = 0, cdf.shape[0] - 1
-        while lo < hi:  # the first deal whose cumulative probability exceeds u
-            mid = (lo + hi) // 2
-            if cdf[mid] > u:
-                hi = mid
-            else:
-                lo = mid + 1
-        out[i] = lo
+        out[i] = first_above(cdf, u)
 
 
 @attrs.frozen(eq=False)

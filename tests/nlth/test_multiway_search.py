@@ -154,7 +154,7 @@ def test_deals_follow_the_product_of_the_ranges_with_card_removal():
     beliefs[2, either] = 1.0  # both collide with seat 0's or 1's hand... except none: AhKh holds Ah
     beliefs[2, hand_index(*parse_cards("5h5c"))] = 1.0
     beliefs[3] = 1.0  # folded: ignored
-    deals = M.BeliefDeals.build(beliefs, np.array([True, True, True, False]), tuple(root.board), 2)
+    deals = M.belief_deals(beliefs, np.array([True, True, True, False]), tuple(root.board), 2)
     batch = deals.batch(3, 0, 400)
     assert set(batch.private[:, 0, 2]) == {aces} and set(batch.private[:, 1, 2]) == {kings}
     assert set(batch.private[:, 2, 2]) == {hand_index(*parse_cards("5h5c"))}  # the others collide
@@ -168,7 +168,7 @@ def test_deals_follow_the_product_of_the_ranges_with_card_removal():
 
 def test_deals_are_a_function_of_the_seed_and_the_deal_number():
     root = turn_root()
-    deals = M.BeliefDeals.build(np.ones((4, NUM_HANDS)), np.array([True, True, True, False]), tuple(root.board), 2)
+    deals = M.belief_deals(np.ones((4, NUM_HANDS)), np.array([True, True, True, False]), tuple(root.board), 2)
     a, b = deals.batch(5, 10, 20), deals.batch(5, 0, 30)
     assert np.array_equal(a.private, b.private[10:]) and np.array_equal(a.public, b.public[10:])
     # Uniform ranges: each seat's hands are (roughly) uniform over the hands the board leaves.
@@ -197,7 +197,7 @@ def test_sampled_showdowns_pay_on_average_what_the_exact_expectation_pays(player
     strength = np.array([evaluate7(*HAND_CARDS[h], *board) if h in free else 0 for h in range(NUM_HANDS)])
     exact = expected_payoffs(beliefs, stake, contender, HAND_CARDS, strength)
     deals = 20_000
-    batch = M.BeliefDeals.build(beliefs, contender, tuple(board), 1).batch(11, 0, deals)
+    batch = M.belief_deals(beliefs, contender, tuple(board), 1).batch(11, 0, deals)
     for p in range(players - 1):
         pay = np.empty(deals)
         _showdowns(stake[None, :], contender[None, :], p, batch.strength.astype(np.int32), pay)
