@@ -144,8 +144,7 @@ def in_plugin(module: str) -> bool:
 TOP_LEVEL_COMMAND_LINE = frozenset({f"{CORE}.cli", f"{CORE}.cli_params"})
 """The ``gamesolve`` command and its typed option values: with the core's commands
 (:data:`COMMANDS`), the only modules that import click or each other freely. Any other
-module that does is reported, front ends below it included (``plot/cli.py``, a plugin's
-``acpc/cli.py``): the tests list those by name."""
+module that does is reported, front ends below it included (a plugin's ``acpc/cli.py``): the tests list those by name."""
 
 COMMANDS = f"{CORE}.commands"
 """The core's commands, one module per command, and the helpers they share: the top layer,

@@ -56,14 +56,8 @@ COMMAND_LINE_EXCEPTIONS = {
     # it from gamesolve.errors, so it stays there until commands and plugins take it elsewhere.
     ("gamesolve.errors", "click"),
     # Command groups that live beside their feature, not in gamesolve/commands/ (issue #35,
-    # item 3 moved the core's own commands there): `gamesolve plot` (it also reads the typed
-    # option values), the open-spiel commands (which reach the `gamesolve` group itself), and
-    # the hold'em plugin's `abstraction`, `acpc` (typed option values too), `nlth info`
+    # item 3 moved the core's own commands there): the hold'em plugin's `abstraction`, `acpc` (typed option values too), `nlth info`
     # (beside the betting tree it counts), `evaluate` and `spot` commands.
-    ("gamesolve.plot.cli", "click"),
-    ("gamesolve.plot.cli", "gamesolve.cli_params"),
-    ("gamesolve.openspiel.cli", "click"),
-    ("gamesolve.openspiel.cli", "gamesolve.cli"),
     ("gamesolve_nlth.abstraction.cli", "click"),
     ("gamesolve_nlth.acpc.cli", "click"),
     ("gamesolve_nlth.acpc.cli", "gamesolve.cli_params"),

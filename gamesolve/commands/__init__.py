@@ -12,7 +12,7 @@ from gamesolve.hookspecs import hookimpl
 @hookimpl
 def gamesolve_register_commands(cli):
     """``gamesolve games | agents | plugins | solve | exploitability | match | play | serve |
-    cache | bench | store | lbr | plot``."""
+    cache | bench | store | lbr | plot | export | import``."""
     from gamesolve.commands.agents import agents
     from gamesolve.commands.bench import bench
     from gamesolve.commands.cache import cache
@@ -25,8 +25,10 @@ def gamesolve_register_commands(cli):
     from gamesolve.commands.serve import serve
     from gamesolve.commands.solve import solve
     from gamesolve.commands.store import store
-    from gamesolve.plot.cli import plot_command
+    from gamesolve.commands.openspiel import export_command, import_command
+    from gamesolve.commands.plot import plot_command
 
-    for command in (games, agents, plugins, solve, exploitability, match, play, serve, cache, bench, store, lbr, plot_command):
+    for command in (games, agents, plugins, solve, exploitability, match, play, serve, cache, bench, store, lbr, plot_command,
+                    export_command, import_command):  # fmt: skip
         if command.name not in cli.commands:
             cli.add_command(command)

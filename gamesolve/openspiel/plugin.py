@@ -15,12 +15,3 @@ def gamesolve_resolve_game(name):
 
     return openspiel_spec(name[len(PREFIX):])
 
-
-@hookimpl
-def gamesolve_register_commands(cli):
-    """``gamesolve export`` and ``gamesolve import`` (``--format openspiel``)."""
-    from gamesolve.openspiel.cli import export_command, import_command
-
-    for command in (export_command, import_command):
-        if command.name not in cli.commands:
-            cli.add_command(command)

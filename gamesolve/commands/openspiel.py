@@ -17,7 +17,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _game_of(ctx, name: str, params: dict):
-    from gamesolve.cli import host_from, make_game
+    from gamesolve.commands.support import host_from, make_game
     from gamesolve.openspiel import PREFIX
 
     if not str(name).startswith(PREFIX):
@@ -41,7 +41,7 @@ def export_command(ctx, store_path, fmt, policy, out, force, as_json):
     """Write a stored policy for another program. openspiel: {information state: [[action,
     probability], ...]} under "policy", with the game; in Python,
     pyspiel.TabularPolicy(json.load(f)["policy"]) is the policy (docs/interop.md)."""
-    from gamesolve.cli import emit
+    from gamesolve.commands.support import emit
     from gamesolve.openspiel.policy import policy_table, write_table
     from gamesolve.store.outputs import check_output_file
     from gamesolve.store.policy_store import read_policy
@@ -73,7 +73,7 @@ def export_command(ctx, store_path, fmt, policy, out, force, as_json):
 def import_command(ctx, source, fmt, game_name, out, force, as_json):
     """Read an open-spiel tabular policy into a policy store (for `gamesolve exploitability`,
     matches and search)."""
-    from gamesolve.cli import emit
+    from gamesolve.commands.support import emit
     from gamesolve.game.compile import compiled_tree
     from gamesolve.game.names import parse_game_text
     from gamesolve.openspiel.policy import from_tabular_policy, load_table
