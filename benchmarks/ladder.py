@@ -1,0 +1,215 @@
+"""The ladder (issue #37 item 3): duplicate matches among a fixed roster of hold'em agents,
+heads-up and six-handed (one agent against five copies of another), and ratings with 95%
+intervals fitted to the pairwise win rates (:mod:`gamesolve.evaluate.ratings`: agent ``a``
+wins ``r[a] - r[b]`` mbb/game against ``b``, weighted least squares, ratings summing to zero).
+
+    python benchmarks/ladder.py build                # the roster's blueprints that are missing
+    python benchmarks/ladder.py run [--only A,B,...] # every pairing not yet on record
+    python benchmarks/ladder.py pair A B --table hu  # one pairing again (replaces its record)
+    python benchmarks/ladder.py report               # ratings table and plot (docs/ladder.md)
+
+The roster (:data:`ROSTER`): the baselines ``fold``, ``call``, ``random``, ``tag``; blueprints
+of the ``tiny`` preset at 3 and 20 minutes and of ``small`` at 60 minutes of two threads,
+trained on one thread with every schedule in iterations (the iteration counts of those minutes
+on this machine), so that ``build`` makes the same bits on any machine; and the search agent
+with its defaults over each blueprint, with an iteration budget (``seconds=0``) so that its
+play does not depend on the machine's load. Heads-up tables use heads-up blueprints, six-handed
+tables six-player ones. An agent whose blueprint is not built is left out (``report`` says so).
+
+Records: one JSON file per pairing in ``docs/results/ladder/`` (written atomically when its
+match ends; the match's ``--json`` summary, the command, the commit), so partial runs add up
+across sessions; ``report`` fits what is there. Win rates are AIVAT-corrected where the match
+reports AIVAT for the first seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "docs" / "results" / "ladder"
+BLUEPRINTS = ROOT / "runs" / "ladder"  # where `build` writes (not in git)
+GAMESOLVE = [sys.executable, "-m", "gamesolve.cli"]
+
+# Iterations per minute of the `tiny` and `small` presets on two threads of this kind of
+# machine (README command 1: 7.2 M iterations in 180 s; docs/blueprint.md: small, 157.7 M in 60 minutes).
+RATE = {"tiny": 2_400_000, "small": 2_630_000}
+# Each preset's time schedules (presets.py) in minutes, turned into iterations at RATE.
+SCHEDULES = {
+    "tiny": {"discount_interval": 5 / 60, "prune_threshold": 0.5, "snapshot_interval": 0.25, "snapshot_start": 1.0},
+    "small": {"discount_interval": 1.0, "lcfr_threshold": 20.0, "prune_threshold": 10.0, "snapshot_interval": 5.0,
+              "snapshot_start": 20.0},
+}  # fmt: skip
+BLUEPRINT_RUNS = {"tiny-3": ("tiny", 3), "tiny-20": ("tiny", 20), "small-60": ("small", 60)}
+BASELINES = ("fold", "call", "random", "tag")
+SEARCH = "seconds=0"  # the default agent, with its default iteration caps deciding alone
+HANDS = {"hu": 4000, "6max": 6000}  # per pairing; search pairings play a tenth
+SEED = 37
+
+
+def blueprint_dir(run: str, table: str) -> Path:
+    return BLUEPRINTS / f"{run}-{table}"
+
+
+def roster(table: str) -> dict[str, str]:
+    """Agent name -> ``--agents`` entry, for the agents whose blueprints are built."""
+    out = {name: name for name in BASELINES}
+    for run in BLUEPRINT_RUNS:
+        store = blueprint_dir(run, table) / "blueprint"
+        if store.exists():
+            out[f"bp-{run}"] = f"blueprint:store={store}"
+            out[f"search-{run}"] = f"search:store={store}:{SEARCH}"
+    return out
+
+
+def build_command(run: str, table: str) -> list[str]:
+    preset, minutes = BLUEPRINT_RUNS[run]
+    rate = RATE[preset]
+    options = [f"-o{key}={max(1, round(m * rate))}" for key, m in SCHEDULES[preset].items()]
+    return [*GAMESOLVE, "solve", "--game", "nlth", "-p", f"players={2 if table == 'hu' else 6}", "--preset", preset,
+            "--iterations", str(minutes * rate), "--threads", "1", "--seed", str(SEED), *options,
+            "--out", str(blueprint_dir(run, table)), "--json"]  # fmt: skip
+
+
+def match_command(a: str, b: str, table: str, agents: dict[str, str]) -> list[str]:
+    seats = [agents[a], agents[b]] if table == "hu" else [agents[a]] + [agents[b]] * 5
+    hands = HANDS[table] // (10 if "search" in a + b else 1)
+    aivat = ["--aivat"] if any(x.startswith(("bp-", "search-")) for x in (a, b)) else []
+    return [*GAMESOLVE, "match", "--game", "nlth", "-p", f"players={len(seats)}", "--agents", ",".join(seats),
+            "--hands", str(hands), "--seed", str(SEED), "--workers", "2", *aivat, "--json"]  # fmt: skip
+
+
+def record_path(a: str, b: str, table: str) -> Path:
+    return RESULTS / f"{table}-{a}-vs-{b}.json"
+
+
+def play(a: str, b: str, table: str, agents: dict[str, str]) -> dict:
+    command = match_command(a, b, table, agents)
+    print(f"{table}: {a} vs {b}", flush=True)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"{a} vs {b} ({table}) failed: {done.stderr.strip().splitlines()[-1:]}")
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
+    record = {"a": a, "b": b, "table": table, "command": command[2:], "commit": commit, "match": summary}
+    path = record_path(a, b, table)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(record, indent=1) + "\n")
+    tmp.replace(path)
+    return record
+
+
+def first_seat(record: dict) -> tuple[float, float]:
+    """The first seat's win rate and standard error (AIVAT-corrected where reported)."""
+    agent = record["match"]["agents"][0]
+    aivat = agent.get("aivat")
+    if aivat:
+        return float(aivat["win_rate"]), float(aivat["stderr"])
+    return float(agent["win_rate"]), float(agent["stderr"])
+
+
+def pairings(table: str):
+    from gamesolve.evaluate.ratings import Pairing
+
+    out = []
+    for path in sorted(RESULTS.glob(f"{table}-*.json")):
+        record = json.loads(path.read_text())
+        rate, se = first_seat(record)
+        out.append(Pairing(record["a"], record["b"], rate, se))
+    return out
+
+
+def report(out: Path) -> None:
+    from gamesolve.evaluate.ratings import fit_ratings
+
+    lines = ["| table | agent | rating (mbb/game) | 95% interval | pairings |", "|---|---|---:|---|---:|"]
+    fits = {}
+    for table in ("hu", "6max"):
+        found = pairings(table)
+        if len({p.a for p in found} | {p.b for p in found}) < 2:
+            continue
+        fit = fit_ratings(found)
+        fits[table] = fit
+        for agent in fit.ranked():
+            lo, hi = fit.interval(agent)
+            count = sum(agent in (p.a, p.b) for p in found)
+            lines.append(f"| {table} | {agent} | {fit.rating[fit.agents.index(agent)]:+.0f} | {lo:+.0f} .. {hi:+.0f} | {count} |")
+        lines.append(f"| {table} | (fit) | chi-square {fit.chi2:.1f} on {fit.dof} degrees of freedom | | {len(found)} |")
+    print("\n".join(lines))
+    if fits:
+        _plot(fits, out)
+        print(f"plot: {out}")
+
+
+def _plot(fits, out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(fits), figsize=(6 * len(fits), 4), squeeze=False)
+    for ax, (table, fit) in zip(axes[0], fits.items()):
+        order = fit.ranked()[::-1]
+        idx = [fit.agents.index(a) for a in order]
+        ax.errorbar(fit.rating[idx], range(len(order)), xerr=1.96 * fit.stderr[idx], fmt="o", capsize=3)
+        ax.set_yticks(range(len(order)), order)
+        ax.axvline(0.0, color="grey", lw=0.5)
+        ax.set_xlabel("rating, mbb/game (95% interval)")
+        ax.set_title("heads-up" if table == "hu" else "six-handed, 1 vs 5")
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    build = sub.add_parser("build", help="train the roster's missing blueprints (one thread, iteration schedules)")
+    build.add_argument("--only", default=None, help="comma-separated runs (tiny-3, tiny-20, small-60)")
+    build.add_argument("--table", choices=("hu", "6max"), action="append")
+    run = sub.add_parser("run", help="play every pairing not yet on record")
+    run.add_argument("--only", default=None, help="comma-separated agents to restrict the pairings to")
+    run.add_argument("--table", choices=("hu", "6max"), action="append")
+    pair = sub.add_parser("pair", help="play one pairing again")
+    pair.add_argument("a")
+    pair.add_argument("b")
+    pair.add_argument("--table", choices=("hu", "6max"), required=True)
+    rep = sub.add_parser("report", help="fit and print the ratings, write the plot")
+    rep.add_argument("--plot", type=Path, default=ROOT / "docs" / "ladder.png")
+    args = parser.parse_args(argv)
+    tables = getattr(args, "table", None) or ["hu", "6max"]
+    if args.what == "build":
+        runs = args.only.split(",") if args.only else list(BLUEPRINT_RUNS)
+        unknown = sorted(set(runs) - set(BLUEPRINT_RUNS))
+        if unknown:
+            parser.error(f"unknown run {unknown[0]!r} (runs: {', '.join(BLUEPRINT_RUNS)})")
+        for table, name in itertools.product(tables, runs):
+            if (blueprint_dir(name, table) / "blueprint").exists():
+                continue
+            print(f"building {name} ({table})", flush=True)
+            subprocess.run(build_command(name, table) + ["--force"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    elif args.what == "run":
+        for table in tables:
+            agents = roster(table)
+            names = [n for n in agents if not args.only or n in args.only.split(",")]
+            for a, b in itertools.combinations(names, 2):
+                if not record_path(a, b, table).exists() and not record_path(b, a, table).exists():
+                    play(a, b, table, agents)
+    elif args.what == "pair":
+        agents = roster(args.table)
+        missing = [x for x in (args.a, args.b) if x not in agents]
+        if missing:
+            parser.error(f"no agent {missing[0]!r} at the {args.table} table (agents: {', '.join(agents)})")
+        play(args.a, args.b, args.table, agents)
+    else:
+        report(args.plot)
+
+
+if __name__ == "__main__":
+    main()
