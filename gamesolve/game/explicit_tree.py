@@ -20,7 +20,7 @@ import numpy as np
 
 from gamesolve.game.recall import first_recall_break
 from gamesolve.game.state import CHANCE, TERMINAL, Game
-from gamesolve.game.tree_size import too_big
+from gamesolve.game.tree_size import collector_paused, too_big
 
 DECISION, CHANCE_NODE, TERMINAL_NODE = 0, 1, 2
 
@@ -98,6 +98,11 @@ def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000,
     the tree exceeds ``max_nodes``. ``on_nodes(n)`` is told every
     :data:`COMPILE_REPORT_EVERY` nodes walked (a progress bar for games that take a while).
     """
+    with collector_paused():
+        return _compile_explicit_tree(game, max_nodes, on_nodes)
+
+
+def _compile_explicit_tree(game: Game, max_nodes: int, on_nodes: Callable[[int], None] | None) -> ExplicitTree:
     # Walking toward the limit first would take minutes and gigabytes before failing.
     why = too_big(game, max_nodes, "an explicit tree")
     if why is not None:
@@ -108,7 +113,6 @@ def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000,
     parent: list[int] = []
     edge_w: list[int] = []  # provisional: ("slot", k) encoded later
     edge_is_chance: list[bool] = []
-    children: list[list[int]] = []
     node_infoset: list[int] = []
     util_rows: dict[int, list[float]] = {}
     chance_prob: list[float] = []
@@ -127,9 +131,6 @@ def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000,
         parent.append(par)
         edge_w.append(w)
         edge_is_chance.append(is_chance_edge)
-        children.append([])
-        if par >= 0:
-            children[par].append(node)
         p = state.current_player()
         player_of.append(p)
         if p == TERMINAL:
@@ -186,13 +187,14 @@ def compile_explicit_tree(game: Game, max_nodes: int = 50_000_000,
     dec = has_parent & ~chance_mask
     edge[dec] = slot_start[node_infoset_arr[parent_arr[dec]]] + w[dec]
     edge[chance_mask] = n_slots + 1 + w[chance_mask]
-    # Children were appended in action order because the stack pops them in that order.
+    # The stack pops a node's children in action order, so they were numbered in that order:
+    # sorted stably by parent, the nodes but the root list every node's children in order.
+    child_list = (np.argsort(parent_arr[1:], kind="stable") + 1).astype(np.int32)
     child_start = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum([len(c) for c in children], out=child_start[1:])
-    child_list = np.fromiter((c for cs in children for c in cs), dtype=np.int32, count=int(child_start[-1]))
+    np.cumsum(np.bincount(parent_arr[1:], minlength=n), out=child_start[1:])
     utility = np.zeros((n, n_players))
-    for node, row in util_rows.items():
-        utility[node] = row
+    if util_rows:
+        utility[np.fromiter(util_rows, dtype=np.int64, count=len(util_rows))] = np.array(list(util_rows.values()))
     edge_w_arr = edge.astype(np.int32)
     broken = first_recall_break(parent_arr, edge_w_arr, np.array(kind, dtype=np.int8) == DECISION,
                                 np.array(player_of, dtype=np.int32), node_infoset_arr, n_players, len(infoset_player))  # fmt: skip

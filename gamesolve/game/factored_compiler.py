@@ -38,7 +38,7 @@ from gamesolve.game.settled import settle
 from gamesolve.game.state import CHANCE as CHANCE_PLAYER
 from gamesolve.game.state import TERMINAL as TERMINAL_PLAYER
 from gamesolve.game.state import Game, State
-from gamesolve.game.tree_size import too_big
+from gamesolve.game.tree_size import collector_paused, too_big
 
 REPORT_EVERY = 1 << 14
 """Public nodes between two calls of the ``on_nodes`` progress callback."""
@@ -82,6 +82,11 @@ def compile_factored(game: Game, max_histories: int = MAX_HISTORIES,
                      on_nodes: Callable[[int], None] | None = None) -> FactoredGame:  # fmt: skip
     """The factored form of ``game`` (see the module docstring). ``on_nodes(k)`` is told about
     every :data:`REPORT_EVERY` public nodes built (a progress bar)."""
+    with collector_paused():
+        return _compile_factored(game, max_histories, on_nodes)
+
+
+def _compile_factored(game: Game, max_histories: int, on_nodes: Callable[[int], None] | None) -> FactoredGame:
     why = too_big(game, max_histories, "the generic compiler")
     if why is not None:
         raise FormError(why)
@@ -102,6 +107,8 @@ def compile_factored(game: Game, max_histories: int = MAX_HISTORIES,
     prefix_label: list[int] = [-1] * len(deal0)
     prefix_prob: list[float] = [p for p, _ in deal0]
     prefix_root: list[int] = list(range(len(deal0)))
+    # Each prefix's private states (a row of private0), as Python ints: read once per history.
+    prefix_private: list[list[int]] = private0.tolist()
     extension: dict[tuple[int, int], int] = {}
 
     kinds, players, levels, keys = [], [], [], []
@@ -142,7 +149,7 @@ def compile_factored(game: Game, max_histories: int = MAX_HISTORIES,
             if state.current_player() != who:
                 raise FormError(f"{game.describe()}: at public state {keys[-1]!r} the player to act depends on private information")
         if who == TERMINAL_PLAYER:
-            term_values[node] = [(d, [float(x) for x in s.returns()]) for d, s in group]
+            term_values[node] = ([d for d, _ in group], [[float(x) for x in s.returns()] for _, s in group])
             continue
         if who == CHANCE_PLAYER:
             branches: dict[int, list] = {}
@@ -160,6 +167,7 @@ def compile_factored(game: Game, max_histories: int = MAX_HISTORIES,
                         prefix_label.append(int(action))
                         prefix_prob.append(prefix_prob[d] * prob)
                         prefix_root.append(prefix_root[d])
+                        prefix_private.append(prefix_private[d])
                     elif abs(prefix_prob[ext] - prefix_prob[d] * prob) > 1e-12:
                         raise FormError(f"{game.describe()}: public chance probabilities depend on earlier actions")
                     branches.setdefault(int(action), []).append((ext, child))
@@ -174,11 +182,12 @@ def compile_factored(game: Game, max_histories: int = MAX_HISTORIES,
             if p != who:  # what every other player's key says here (search reads beliefs by key)
                 table = private_keys.setdefault((node, p), {})
                 for d, state in group:
-                    table[state.information_state_key(p)] = int(private0[prefix_root[d], p])
+                    table[state.information_state_key(p)] = prefix_private[d][p]
         for d, state in group:
-            if [int(a) for a in state.legal_actions()] != actions:
+            legal = state.legal_actions()
+            if not (type(legal) is list and legal == actions) and [int(a) for a in legal] != actions:
                 raise FormError(f"{game.describe()}: at public state {keys[-1]!r} the legal actions depend on private information")
-            s = int(private0[prefix_root[d], who])
+            s = prefix_private[d][who]
             key = state.information_state_key(who)
             if own.setdefault(s, key) != key:
                 raise FormError(
@@ -265,8 +274,8 @@ def _assemble(game, kinds, players, levels, keys, children, labels, classes, own
     lowest = np.full((n, n_players), np.inf)
     highest = np.full((n, n_players), -np.inf)
     rows = []
-    for node, values in term_values.items():
-        arr = np.array([v for _, v in values])
+    for node, (prefixes, values) in term_values.items():
+        arr = np.array(values)
         lowest[node] = arr.min(axis=0)
         highest[node] = arr.max(axis=0)
         if np.all(arr == arr[0]):
@@ -275,9 +284,12 @@ def _assemble(game, kinds, players, levels, keys, children, labels, classes, own
             continue
         term_kind[node] = TABLE
         term_row[node] = len(rows)
+        # Prefix q's value holds for its deals lo[q]:hi[q].
+        q = np.array(prefixes)
+        counts = hi[q] - lo[q]
+        first = np.repeat(lo[q] - np.cumsum(counts) + counts, counts)
         row = np.zeros((n_deals, n_players))
-        for (q, _), v in zip(values, arr):
-            row[lo[q] : hi[q]] = v
+        row[first + np.arange(len(first))] = np.repeat(arr, counts, axis=0)
         rows.append(row)
     table = np.array(rows) if rows else np.zeros((0, n_deals, n_players))
 
