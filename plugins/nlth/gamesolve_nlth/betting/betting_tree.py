@@ -211,15 +211,28 @@ def walk_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, s
     return _walk(abstraction, players, stack, small_blind, big_blind, False, 0)[0]
 
 
+FIRST_CAPACITY = 1 << 22
+"""Nodes :func:`build_betting_tree` makes room for first (the tiny tree has 1.8 million)."""
+
+
 def build_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, small_blind=50, big_blind=100,
                        max_nodes: int = 50_000_000) -> dict:  # fmt: skip
     """The tree's arrays: poker node kinds (``GOES_ON``, ``FOLD_END``, ``SHOWDOWN``), chips
     put in and folds per node, action kind and amount per edge (see :func:`gamesolve_nlth.blueprint.form.nlth_form`)."""
-    size = walk_betting_tree(abstraction, players, stack, small_blind, big_blind)
-    if size.nodes > max_nodes:
-        raise ValueError(f"the {abstraction.name} betting tree has {size.nodes:,} nodes (limit {max_nodes:,})")
-    _, a = _walk(abstraction, players, stack, small_blind, big_blind, True, size.nodes)
+    # One walk that stores, into arrays of a guessed capacity (np.zeros maps pages only where
+    # written), walked again four times larger if the tree does not fit; not a counting walk
+    # first (the tiny tree's 1.8 M nodes: a second or two of every hold'em process's start).
+    capacity = min(FIRST_CAPACITY, max_nodes)
+    while True:
+        size, a = _walk(abstraction, players, stack, small_blind, big_blind, True, capacity)
+        if size.nodes >= 0:
+            break
+        if capacity >= max_nodes:
+            size = walk_betting_tree(abstraction, players, stack, small_blind, big_blind)
+            raise ValueError(f"the {abstraction.name} betting tree has {size.nodes:,} nodes (limit {max_nodes:,})")
+        capacity = min(4 * capacity, max_nodes)
     n = size.nodes
+    a = {name: array[:n] for name, array in a.items()}  # views: the pages past n were never written
     parent = a["parent"]
     # Children were numbered in action order, so a stable sort by parent gives the CSR lists.
     child_list = np.argsort(parent[1:], kind="stable").astype(np.int32) + 1
