@@ -47,7 +47,7 @@ SCHEDULES = {
 }  # fmt: skip
 BLUEPRINT_RUNS = {"tiny-3": ("tiny", 3), "tiny-20": ("tiny", 20), "small-60": ("small", 60)}
 BASELINES = ("fold", "call", "random", "tag")
-SEARCH = "seconds=0"  # the default agent, with its default iteration caps deciding alone
+SEARCH = "seconds=0:iterations=30"  # about the default 5 s of a turn decision on 2 cores, as iterations (#37 item 1 sets the default)
 HANDS = {"hu": 4000, "6max": 6000}  # per pairing; search pairings play a tenth
 SEED = 37
 

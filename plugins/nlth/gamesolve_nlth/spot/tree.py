@@ -136,9 +136,9 @@ def _node_boards(tree: SubgameTree, board: tuple[int, ...]) -> list[tuple[int, .
     dealt = tree.kind[tree.parent] == CHANCE
     card[tree.child[dealt]] = tree.label[dealt]
     boards = [board] * len(tree)
-    for node in range(1, len(tree)):  # preorder: a node's parent's board is already set
-        up = boards[parent[node]]
-        boards[node] = up if card[node] < 0 else up + (int(card[node]),)
+    for node, (up, c) in enumerate(zip(parent.tolist(), card.tolist())):
+        if node:  # preorder: a node's parent's board is already set
+            boards[node] = boards[up] if c < 0 else boards[up] + (c,)
     return boards
 
 
