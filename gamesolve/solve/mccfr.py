@@ -610,9 +610,9 @@ class MCCFRTrainer(ScheduledRun):
         Dice 2x6: 2.8 GB of averages instead of 2.8 GB more, and the 5.6 GB of sums freed).
         The trainer cannot train or save after this.
 
-        The view is safe because ``strategy_from_regrets`` sums a row's regrets before it
-        writes, and reads each entry before writing that same entry; the blends that follow
-        read the average sums, never the regrets."""
+        The view is safe because regret matching (:mod:`gamesolve.solve.regret_matching`)
+        sums a row's regrets before it writes, and reads each entry before writing that same
+        entry; the blends that follow read the average sums, never the regrets."""
         rows = self.average_rows(out=self.regrets[: self.used].view(np.float32))
         empty = np.zeros(0, dtype=np.float32)
         self.tables = self.tables._replace(regrets=np.zeros(0, dtype=np.int32), avg=np.zeros(0), phi=empty)

@@ -38,7 +38,8 @@ from numba import njit
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TERMINAL
 from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import contest_value
-from gamesolve.rng import splitmix, stream
+from gamesolve.rng import categorical, splitmix, stream, uniform_index
+from gamesolve.solve.regret_matching import matched_strategy, positive_total, regret_matching
 
 INT32_MAX = 2147483647
 
@@ -81,25 +82,6 @@ and ``refill_below``: a thread returns for a fresh reservoir when its own holds 
 (0 once the arena is full: the run goes on, and rows that do not fit are dropped and counted)."""
 
 
-@njit(cache=True)
-def strategy_from_regrets(regrets, row, n_actions, out):
-    """CALCULATE-STRATEGY (Algorithm 1): positive regrets normalised, else uniform.
-    ``out`` may be the row's own memory (``MCCFRTrainer.release_average_rows``): the sum comes
-    first and each entry is read before it is written, so keep that order."""
-    total = 0.0
-    if row >= 0:
-        for a in range(n_actions):
-            r = regrets[row + a]
-            if r > 0:
-                total += r
-    for a in range(n_actions):
-        if total > 0.0:
-            r = regrets[row + a]
-            out[a] = r / total if r > 0 else 0.0
-        else:
-            out[a] = 1.0 / n_actions
-
-
 @njit(cache=True, inline="always")
 def chance_child(tree, deals, node, d):
     """The child of public chance ``node`` that deal ``d`` leads to (its outcome at the node's level)."""
@@ -135,15 +117,9 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig, fetch, thread)
         n_act = tree.child_start[node + 1] - c0
         row = tables.node_offset[tree.row_owner[node]] + deals.private[d, player, 0] * n_act
         if player == p:
-            strategy_from_regrets(tables.regrets, row, n_act, sig)
+            regret_matching(tables.regrets, row, 1, n_act, sig, 0, False)
             state, u = splitmix(state)
-            a = n_act - 1
-            acc = 0.0
-            for b in range(n_act - 1):
-                acc += sig[b]
-                if u < acc:
-                    a = b
-                    break
+            a = categorical(u, sig, 0, n_act)
             if fetch.on and not undo(fetch, thread, d, tables.phi, row + a, 1, 2, -1):
                 continue
             tables.phi[row + a] += 1.0
@@ -194,7 +170,7 @@ def update_strategy_exact(p, tree, node_offset, regrets, phi, weight, stack, rea
         for s in range(n_states):
             r = reach[top, s]
             row = base + s * n_act
-            strategy_from_regrets(regrets, row, n_act, sig)
+            regret_matching(regrets, row, 1, n_act, sig, 0, False)
             for a in range(n_act - 1, -1, -1):
                 if r > 0.0:
                     phi[row + a] += np.float32(weight * r * sig[a])
@@ -266,6 +242,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     term_kind, term_payoff, term_contender, term_row, term_table = term.kind, term.payoff, term.contender, term.row, term.table
     frozen_slot, frozen_private, frozen_start, frozen_probs = frozen.node_slot, frozen.private, frozen.start, frozen.probs
     regrets, avg, dropped, saturated = tables.regrets, tables.avg, tables.dropped, tables.saturated
+    us_sig = scratch.us_sig[thread]  # free during the traversals: UPDATE-STRATEGY's, used as scratch
     node_offset = tables.node_offset
     touched = tables.touched
     mark = touched.shape[0] > 0
@@ -366,14 +343,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                 if j >= 0 and private[d, player, rnd] == frozen_private[j]:
                     # A frozen information set acts as chance for everyone (Algorithm 2, line 13).
                     state, u = splitmix(state)
-                    choice = n_act - 1
-                    acc = 0.0
-                    for a in range(n_act - 1):
-                        acc += frozen_probs[frozen_start[j] + a]
-                        if u < acc:
-                            choice = a
-                            break
-                    node = child_list[c0 + choice]
+                    node = child_list[c0 + categorical(u, frozen_probs, frozen_start[j], n_act)]
                     continue
                 owner = row_owner[node]
                 # Lazy allocation: a node's rows appear when it (or a node sharing them) is first reached.
@@ -396,24 +366,15 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     else:
                         dropped[thread] += 1
                 row = -1 if off < 0 else off + private[d, player, rnd] * n_act
-                total = 0.0
-                if row >= 0:
-                    for a in range(n_act):
-                        r = regrets[row + a]
-                        if r > 0:
-                            total += r
+                total = positive_total(regrets, row, 1, n_act)
                 if player == p:
                     top += 1
                     st_node[thread, top] = node
                     st_row[thread, top] = row
                     prunable = prune and row >= 0 and (cfg.prune_last_round or rnd != cfg.last_round)
                     any_explored = False
+                    matched_strategy(regrets, row, 1, n_act, total, st_sig[thread, top], 0, False)
                     for a in range(n_act):
-                        if total > 0.0:
-                            r = regrets[row + a]
-                            st_sig[thread, top, a] = r / total if r > 0 else 0.0
-                        else:
-                            st_sig[thread, top, a] = 1.0 / n_act
                         explore = True
                         if prunable and regrets[row + a] <= prune_threshold:
                             child = child_list[c0 + a]
@@ -436,28 +397,14 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                         # added where sampling reaches it, so in expectation by its reach.
                         if mark and not fetching:
                             touched[owner] = 1
+                        # (Adding a zero where the action has no positive regret leaves the
+                        # non-negative sum's bits as they were.)
+                        matched_strategy(regrets, row, 1, n_act, total, us_sig, 0, False)
                         for a in range(n_act):
-                            if total > 0.0:
-                                r = regrets[row + a]
-                                if r > 0:
-                                    avg[row + a] += r / total
-                            else:
-                                avg[row + a] += 1.0 / n_act
+                            avg[row + a] += us_sig[a]
                     # Sample the opponent's action from regret matching (line 37).
                     state, u = splitmix(state)
-                    choice = n_act - 1
-                    if total > 0.0:
-                        u *= total
-                        acc = 0.0
-                        for a in range(n_act - 1):
-                            r = regrets[row + a]
-                            if r > 0:
-                                acc += r
-                            if u < acc:
-                                choice = a
-                                break
-                    else:
-                        choice = min(int(u * n_act), n_act - 1)
+                    choice = categorical(u * total, regrets, row, n_act) if total > 0.0 else uniform_index(u, n_act)
                     node = child_list[c0 + choice]
         if fetching and deferred[d] != 0:
             roll_back(fetch, thread, regrets, avg, tables.phi)
@@ -503,7 +450,7 @@ def current_strategy(tree, regrets, node_offset, min_round, out):
         n_act = tree.child_start[node + 1] - tree.child_start[node]
         for b in range(tree.num_private[tree.round[node]]):
             row = off + b * n_act
-            strategy_from_regrets(regrets, row, n_act, out[row : row + n_act])
+            regret_matching(regrets, row, 1, n_act, out, row, False)
 
 
 @njit(cache=True)
@@ -516,7 +463,7 @@ def add_snapshot(tree, regrets, node_offset, snap_sum, scratch):
         n_act = tree.child_start[node + 1] - tree.child_start[node]
         for b in range(tree.num_private[tree.round[node]]):
             row = off + b * n_act
-            strategy_from_regrets(regrets, row, n_act, scratch)
+            regret_matching(regrets, row, 1, n_act, scratch, 0, False)
             for a in range(n_act):
                 snap_sum[row + a] += scratch[a]
 
@@ -559,7 +506,7 @@ def quantised_snapshot(tree, regrets, node_offset, out, scratch):
             row = off + b * n_act
             if row + n_act > out.shape[0]:
                 continue
-            strategy_from_regrets(regrets, row, n_act, scratch)
+            regret_matching(regrets, row, 1, n_act, scratch, 0, False)
             for a in range(n_act):
                 out[row + a] = np.uint16(math.floor(scratch[a] * SNAPSHOT_SCALE + 0.5))
 

@@ -15,25 +15,17 @@ from __future__ import annotations
 from numba import njit
 
 from gamesolve.game.tree_walks import backward_values, forward_reach, values_in_action_order
+from gamesolve.solve.regret_matching import discount_factors, updated_regret
+from gamesolve.solve.regret_matching import regret_matching as row_matching
 
 
 @njit(cache=True)
 def regret_matching(regrets, slot_start, strategy, first, last):
-    """Write into ``strategy`` the regret-matching policy of infosets ``first..last-1``."""
+    """Write into ``strategy`` the regret-matching policy of infosets ``first..last-1``
+    (dividing by the positive sum, as open-spiel does: CFR+ follows it bit for bit)."""
     for i in range(first, last):
         s0 = slot_start[i]
-        s1 = slot_start[i + 1]
-        total = 0.0
-        for s in range(s0, s1):
-            if regrets[s] > 0.0:
-                total += regrets[s]
-        if total > 0.0:
-            for s in range(s0, s1):
-                strategy[s] = regrets[s] / total if regrets[s] > 0.0 else 0.0
-        else:
-            u = 1.0 / (s1 - s0)
-            for s in range(s0, s1):
-                strategy[s] = u
+        row_matching(regrets, s0, 1, slot_start[i + 1] - s0, strategy, s0, False)
 
 
 @njit(cache=True)
@@ -80,12 +72,7 @@ def cfr_run(
     n_players = utility_t.shape[0]
     n_infosets = slot_start.shape[0] - 1
     for t in range(t_first, t_last + 1):
-        weight = float(t) ** gamma
-        if discount:
-            ta = float(t) ** alpha
-            tb = float(t) ** beta
-            pos_d = ta / (ta + 1.0)
-            neg_d = tb / (tb + 1.0)
+        weight, pos_d, neg_d = discount_factors(t, discount, alpha, beta, gamma)
         for p in range(n_players):
             # Alternating updates: every player's policy reflects the regrets so far.
             regret_matching(regrets, slot_start, W, 0, n_infosets)
@@ -109,11 +96,7 @@ def cfr_run(
                 reach = own[infoset_first_node[info]] * weight
                 for s in range(slot_start[info], slot_start[info + 1]):
                     avg[s] += reach * W[s]
-                    r = regrets[s]
-                    if rm_plus and r < 0.0:
-                        regrets[s] = 0.0
-                    elif discount:
-                        regrets[s] = r * (pos_d if r > 0.0 else neg_d)
+                    regrets[s] = updated_regret(regrets[s], rm_plus, discount, pos_d, neg_d)
 
 
 @njit(cache=True)

@@ -42,7 +42,8 @@ from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
 from gamesolve.game.removal import contest_cfv, fixed_cfv, uidx
 from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.game.terminals import terminal_cfv
-from gamesolve.rng import splitmix, stream
+from gamesolve.rng import splitmix, stream, uniform_index
+from gamesolve.solve.regret_matching import discount_factors, regret_matching, updated_regret
 
 UPDATE, BEST_RESPONSE, COLLECT = 0, 1, 2
 """Pass modes: CFR updates; best-response values (no updates); reach at the cut nodes only."""
@@ -76,25 +77,6 @@ each job's values and whether it ran."""
 
 
 @njit(cache=True, inline="always")
-def _strategy(table, row, stride, n_act, out, a_stride, s):
-    """Regret matching of one private state's row ``table[row + a * stride]`` (``a <
-    n_act``) into ``out[a * a_stride + s]``: positive entries normalised, else uniform (on an
-    average, all non-negative, this normalises)."""
-    total = 0.0
-    for a in range(n_act):
-        v = table[row + a * stride]
-        total += v if v > 0.0 else 0.0
-    if total > 0.0:
-        scale = 1.0 / total
-        for a in range(n_act):
-            v = table[row + a * stride]
-            out[a * a_stride + s] = (v if v > 0.0 else 0.0) * scale
-    else:
-        for a in range(n_act):
-            out[a * a_stride + s] = 1.0 / n_act
-
-
-@njit(cache=True, inline="always")
 def _block(table, row0, a, n_states):
     """Action ``a``'s entries of the node block at ``row0`` (action-major), as a view. Loops
     index views with their own counter: an index computed from a loaded offset gets numba's
@@ -106,7 +88,8 @@ def _block(table, row0, a, n_states):
 @njit(cache=True, inline="always")
 def _node_strategy(table, row0, n_act, n_states, out, scale):
     """Regret matching of a node's block (action-major: ``table[row0 + a * n_states + s]``)
-    into ``out[a, s]`` for every private state at once, as :func:`_strategy` per state (the
+    into ``out[a, s]`` for every private state at once, as
+    :func:`~gamesolve.solve.regret_matching.regret_matching` (``reciprocal``) per state (the
     same operations in the same order, so the same bits), in loops over contiguous states
     that the compiler vectorises (the hottest loop of a pass). ``scale[S]`` is scratch."""
     for s in range(n_states):
@@ -137,7 +120,7 @@ def strategies(tree, table, row_offset, n_states, out):
             continue
         n_act = tree.child_start[node + 1] - tree.child_start[node]
         for s in range(n_states):
-            _strategy(table, row_offset[node] + s, n_states, n_act, out[row_offset[node] + s * n_act :], 1, 0)
+            regret_matching(table, row_offset[node] + s, n_states, n_act, out, row_offset[node] + s * n_act, True)
 
 
 @njit(cache=True)
@@ -181,7 +164,7 @@ def _sampled_child(tree, node, t, seed):
     c0 = tree.child_start[node]
     n = tree.child_start[node + 1] - c0
     _, u = splitmix(stream(seed, np.uint64(t) * np.uint64(0x100000001B3) + np.uint64(node)))
-    return min(int(u * n), n - 1)
+    return uniform_index(u, n)
 
 
 @njit(cache=True)
@@ -248,11 +231,7 @@ def _chance_weight(tree, rm, node, sample_chance):
 def _discount(regrets, row, n, rm_plus, discount, pos_d, neg_d):
     """Clip (CFR+) or discount (DCFR, Linear CFR) ``n`` regrets from ``row``."""
     for i in range(row, row + n):
-        r = regrets[i]
-        if rm_plus and r < 0.0:
-            regrets[i] = 0.0
-        elif discount:
-            regrets[i] = r * (pos_d if r > 0.0 else neg_d)
+        regrets[i] = updated_regret(regrets[i], rm_plus, discount, pos_d, neg_d)
 
 
 @njit(cache=True)
@@ -363,12 +342,7 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
                 blk = _block(tables.regrets, row0, a, n_states)
                 act_a = act[d, a]
                 for s in range(n_states):
-                    r = blk[s] + (act_a[s] - value[s])
-                    if clip and r < 0.0:
-                        r = 0.0
-                    elif scaled:
-                        r = r * (pos_d if r > 0.0 else neg_d)
-                    blk[s] = r
+                    blk[s] = updated_regret(blk[s] + (act_a[s] - value[s]), clip, scaled, pos_d, neg_d)
         if d == 0:
             break
         # Up: the parent takes this node's values.
@@ -467,7 +441,7 @@ def _fill_fixed(tree, tables, fixed):
         node = fixed.owner[j]
         n_act = tree.child_start[node + 1] - tree.child_start[node]
         for s in range(n_states):
-            _strategy(tables.regrets, tables.row_offset[node] + s, n_states, n_act, fixed.sigma[fixed.start[j] + s * n_act :], 1, 0)
+            regret_matching(tables.regrets, tables.row_offset[node] + s, n_states, n_act, fixed.sigma, fixed.start[j] + s * n_act, True)
         fixed.seen[j] = False
     for i in range(fixed.buffer_slots.shape[0]):
         fixed.sigma[fixed.buffer_slots[i]] = fixed.probs[i]
@@ -502,15 +476,7 @@ def add_mean(table, n, bases):
 @njit(cache=True)
 def factors(sched, t):
     """Iteration ``t``'s average weight and positive / negative regret discounts."""
-    weight = float(t) ** sched.gamma
-    pos_d = 1.0
-    neg_d = 1.0
-    if sched.discount:
-        ta = float(t) ** sched.alpha
-        tb = float(t) ** sched.beta
-        pos_d = ta / (ta + 1.0)
-        neg_d = tb / (tb + 1.0)
-    return weight, pos_d, neg_d
+    return discount_factors(t, sched.discount, sched.alpha, sched.beta, sched.gamma)
 
 
 @njit(cache=True)
