@@ -12,6 +12,8 @@ backward values, regret/average update), branch-light and recursion-free.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from numba import njit
 
 from gamesolve.game.tree_walks import backward_values, forward_reach, values_in_action_order
@@ -28,47 +30,44 @@ def regret_matching(regrets, slot_start, strategy, first, last):
         row_matching(regrets, s0, 1, slot_start[i + 1] - s0, strategy, s0, False)
 
 
+TreeArrays = namedtuple("TreeArrays", "parent edge_w edge_player child_start child_list child_w utility_t slot_start")
+"""The explicit tree as the kernel reads it (:class:`~gamesolve.game.explicit_tree.ExplicitTree`'s
+preorder arrays): parents, edge weights (a slot of ``W``) and players, children (CSR) and their
+edge weights ``child_w = edge_w[child_list]``, utilities ``[P, N]`` and infosets' slots."""
+
+PlayerIndex = namedtuple("PlayerIndex", "nodes_start nodes infosets_start infosets infoset_first_node")
+"""Each player's decision nodes and infosets (``*_start[p]:*_start[p + 1]``), and each
+infoset's first node (:func:`gamesolve.solve.cfr.player_index`)."""
+
+Tables = namedtuple("Tables", "W regrets avg")
+"""``W[:n_slots]``: the current strategy, ``W[n_slots:]`` the fixed 1 and chance probabilities;
+slot-indexed regrets and average sums, updated in place."""
+
+Settings = namedtuple("Settings", "rm_plus discount alpha beta gamma action_order")
+"""The algorithm (:class:`~gamesolve.solve.cfr.CFRConfig`) and the summation order."""
+
+Scratch = namedtuple("Scratch", "own others value")
+"""Per node: the player's own reach, the others' reach and the values."""
+
+
 @njit(cache=True)
-def cfr_run(
-    parent,
-    edge_w,
-    edge_player,
-    child_start,
-    child_list,
-    child_w,
-    utility_t,
-    player_nodes_start,
-    player_nodes,
-    player_infosets_start,
-    player_infosets,
-    infoset_first_node,
-    slot_start,
-    n_slots,
-    W,
-    regrets,
-    avg,
-    t_first,
-    t_last,
-    rm_plus,
-    alpha,
-    beta,
-    gamma,
-    discount,
-    action_order,
-    own,
-    others,
-    value,
-):
+def cfr_run(tree, index, tables, cfg, scratch, t_first, t_last):
     """Run iterations ``t_first..t_last`` (1-based) of the parameterised CFR family.
 
-    ``W[:n_slots]`` holds the current strategy; ``W[n_slots:]`` the fixed 1 and chance
-    probabilities; ``child_w = edge_w[child_list]``. Regrets and averages are slot-indexed
-    and updated in place. With ``action_order`` values are summed in action order, as
-    open-spiel sums them (:func:`~gamesolve.game.tree_walks.values_in_action_order`), so that
-    CFR+ follows open-spiel's iterates through exact ties; without it, child by child in
-    reverse preorder (:func:`~gamesolve.game.tree_walks.backward_values`, one flat loop: the
-    fast order, equal in exact arithmetic).
+    With ``cfg.action_order`` values are summed in action order, as open-spiel sums them
+    (:func:`~gamesolve.game.tree_walks.values_in_action_order`), so that CFR+ follows
+    open-spiel's iterates through exact ties; without it, child by child in reverse preorder
+    (:func:`~gamesolve.game.tree_walks.backward_values`, one flat loop: the fast order, equal
+    in exact arithmetic). The bundles' arrays are taken into locals once: a field read inside
+    the loops would update its reference count at every read.
     """
+    parent, edge_w, edge_player, child_start, child_list = tree.parent, tree.edge_w, tree.edge_player, tree.child_start, tree.child_list
+    child_w, utility_t, slot_start = tree.child_w, tree.utility_t, tree.slot_start
+    player_nodes_start, player_nodes, player_infosets_start = index.nodes_start, index.nodes, index.infosets_start
+    player_infosets, infoset_first_node = index.infosets, index.infoset_first_node
+    W, regrets, avg = tables.W, tables.regrets, tables.avg
+    rm_plus, discount, alpha, beta, gamma, action_order = cfg.rm_plus, cfg.discount, cfg.alpha, cfg.beta, cfg.gamma, cfg.action_order
+    own, others, value = scratch.own, scratch.others, scratch.value
     n_players = utility_t.shape[0]
     n_infosets = slot_start.shape[0] - 1
     for t in range(t_first, t_last + 1):

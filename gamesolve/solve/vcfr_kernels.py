@@ -57,6 +57,20 @@ regret matching and the updates of a node run over contiguous states (the public
 
 Schedule = namedtuple("Schedule", "rm_plus discount alpha beta gamma sample_chance seed")
 
+FormArrays = namedtuple("FormArrays", "tree term td rm sym")
+"""The game's arrays a pass reads: the public tree and the terminals
+(:class:`~gamesolve.game.factored.TreeArrays`, ``TerminalArrays``), the terminals' listed deals
+(:func:`gamesolve.game.terminals.terminal_cfv`), item removal (:mod:`gamesolve.game.removal`)
+and chance symmetry (:mod:`gamesolve.game.symmetry`)."""
+
+Pass = namedtuple("Pass", "p t weight pos_d neg_d mode src use_fixed")
+"""One pass: its player and iteration, the iteration's average weight and regret discounts
+(:func:`factors`), the mode (UPDATE, BEST_RESPONSE or COLLECT), the table whose regret
+matching gives the strategies (``src``: the regrets, or the average for a best response to it)
+and whether the rows of :data:`Fixed` take theirs from its buffer. Built with ``p``, ``t`` and
+``mode`` as int64 and ``use_fixed`` as a bool wherever it is built (Python or a kernel), so
+that every pass shares one compilation."""
+
 Fixed = namedtuple("Fixed", "index owner start sigma seen buffer_slots table_slots probs")
 """Rows whose strategy is set at the start of a pass: ``index[node]`` numbers the owner node
 (-1 for rows computed on entry), ``owner[j]`` and ``start[j]`` (its rows in ``sigma``), whether
@@ -235,16 +249,14 @@ def _discount(regrets, row, n, rm_plus, discount, pos_d, neg_d):
 
 
 @njit(cache=True)
-def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid, root, p, t, weight, pos_d, neg_d,
-             mode, src, use_fixed, out):  # fmt: skip
-    """One depth-first pass for player ``p`` over ``root``'s subtree from the reach in
-    ``sc.start[tid]``; ``p``'s values at ``root`` go to ``out``.
-
-    ``flags`` are the schedule's (rm_plus, discount, sample_chance), as scalars (a parallel
-    loop cannot pass the schedule's mixed tuple). ``src`` is the table whose regret matching
-    gives the strategies (the regrets, or the average for a best response to it); ``mode`` is
-    UPDATE, BEST_RESPONSE or COLLECT. Cut nodes are leaves: COLLECT stores their reach, the
-    other modes read their values from ``cuts.value``."""
+def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
+    """One depth-first pass (:data:`Pass` ``ps``) for player ``ps.p`` over ``root``'s subtree
+    from the reach in ``sc.start[tid]``; the player's values at ``root`` go to ``out``. Cut
+    nodes are leaves: COLLECT stores their reach, the other modes read their values from
+    ``cuts.value``."""
+    tree, term, td, rm, sym = form.tree, form.term, form.td, form.rm, form.sym
+    p, t, weight, pos_d, neg_d, mode, src, use_fixed = ps.p, ps.t, ps.weight, ps.pos_d, ps.neg_d, ps.mode, ps.src, ps.use_fixed
+    seed = sched.seed
     node_at, k_at, R, V, act, sig, chosen, sums, at, val = (
         sc.node[tid], sc.k[tid], sc.reach[tid], sc.value[tid], sc.act[tid], sc.sigma[tid], sc.chosen[tid], sc.sums[tid],
         sc.at[tid], sc.val[tid],
@@ -252,7 +264,7 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
     n_players = R.shape[1]
     n_states = R.shape[2]
     off = tables.row_offset
-    rm_plus, discount, sample = flags
+    rm_plus, discount, sample = sched.rm_plus, sched.discount, sched.sample_chance
     for q in range(n_players):
         for s in range(n_states):
             R[0, q, s] = sc.start[tid, q, s]
@@ -385,28 +397,28 @@ block of the cut subtrees (one per thread), and the combination and the walk abo
 
 
 @njit(cache=True, nogil=True)
-def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d, mode, src,
-             use_fixed, out, phase, lo, hi, tid):  # fmt: skip
-    """A pass from the root (see :func:`traverse`), or one phase of it; ``p``'s root values
-    go to ``out``. With cut nodes the pass walks the tree above them (collecting their
+def one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, phase, lo, hi, tid):
+    """A pass (:data:`Pass` ``ps``) from the root (see :func:`traverse`), or one phase of it;
+    the player's root values go to ``out``. With cut nodes the pass walks the tree above them (collecting their
     reach), runs the jobs ``job_order[lo:hi]`` (every job for ``WHOLE``) with thread
     ``tid``'s buffers, combines the outcomes in job order and walks the top again with them.
     Threads are Python's (:func:`gamesolve.threads.run_parts` over ``JOBS`` blocks), not a
     ``prange``: a parallel kernel compiles the whole pass again for its loop."""
+    tree, rm, sym, t = form.tree, form.rm, form.sym, ps.t
     n_states = tables.root_reach.shape[1]
     n_jobs = cuts.job_cut.shape[0]
-    flags = (sched.rm_plus, sched.discount, sched.sample_chance)
     seed = sched.seed
     # Every call passes thread, root and mode as plain int64 (not literals, not int32): one
     # compilation of traverse per dtype instead of three.
     zero = np.int64(0)
     if n_jobs == 0:
         _root_start(tables, sc)
-        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, zero, zero, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
+        traverse(form, tables, sched, fixed, no_cuts, sc, ps, zero, zero, out)
         return
     if phase == WHOLE or phase == TOP:
         _root_start(tables, sc)
-        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, zero, zero, p, t, weight, pos_d, neg_d, np.int64(COLLECT), src, use_fixed, out)
+        collect = Pass(ps.p, ps.t, ps.weight, ps.pos_d, ps.neg_d, np.int64(COLLECT), ps.src, ps.use_fixed)
+        traverse(form, tables, sched, fixed, cuts, sc, collect, zero, zero, out)
     if phase == WHOLE or phase == JOBS:
         if phase == WHOLE:
             lo, hi, tid = 0, n_jobs, 0
@@ -418,8 +430,7 @@ def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p
             cuts.job_done[j] = run_it
             if run_it:
                 _deal(tree, rm, k, cuts.reach[cuts.job_cut[j]], sc.start[tid])
-                traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, tid, np.int64(tree.child_list[k]), p, t,
-                         weight, pos_d, neg_d, mode, src, use_fixed, cuts.job_value[j])  # fmt: skip
+                traverse(form, tables, sched, fixed, no_cuts, sc, ps, tid, np.int64(tree.child_list[k]), cuts.job_value[j])
     if phase == WHOLE or phase == FINISH:
         for c in range(cuts.node.shape[0]):
             for s in range(n_states):
@@ -430,7 +441,7 @@ def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p
                 w = _chance_weight(tree, rm, cuts.node[c], sched.sample_chance)
                 _add_outcome(tree, rm, sym, cuts.job_edge[j], w, cuts.job_value[j], cuts.value[c])
         _root_start(tables, sc)  # thread 0 started jobs from it
-        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, zero, zero, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
+        traverse(form, tables, sched, fixed, cuts, sc, ps, zero, zero, out)
 
 
 @njit(cache=True)
@@ -480,15 +491,15 @@ def factors(sched, t):
 
 
 @njit(cache=True)
-def run(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out):
+def run(form, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out):
     """Iterations ``t_first..t_last`` (1-based), one pass per player each, on one thread."""
+    tree = form.tree
     for t in range(t_first, t_last + 1):
         weight, pos_d, neg_d = factors(sched, t)
         for p in range(n_players):
             _fill_fixed(tree, tables, fixed)
             # np.int64 / np.bool_: plain types, not literals, so that this call and the calls
             # from Python (threaded passes, best responses) share one compilation of the pass.
-            one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d,
-                     np.int64(UPDATE), tables.regrets, np.bool_(True), out, np.int64(WHOLE), np.int64(0), np.int64(0),
-                     np.int64(0))  # fmt: skip
+            ps = Pass(np.int64(p), np.int64(t), weight, pos_d, neg_d, np.int64(UPDATE), tables.regrets, np.bool_(True))
+            one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, np.int64(WHOLE), np.int64(0), np.int64(0), np.int64(0))
             _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d)
