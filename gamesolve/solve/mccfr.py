@@ -498,10 +498,10 @@ class MCCFRTrainer(ScheduledRun):
         in-memory sum."""
         if self.snapshot_sink is not None:
             out = np.zeros(self.used, dtype=np.uint16)
-            K.quantised_snapshot(self._tree, self.regrets, self.node_offset, out, self._sig.copy())
+            K.strategy_rows(self._tree, self.regrets, self.node_offset, 1, out, self._sig.copy(), K.QUANTISE)
             self.snapshot_sink.write(self.counters.snapshots, out)
         else:
-            K.add_snapshot(self._tree, self.regrets, self.node_offset, self.snap_sum, self._sig.copy())
+            K.strategy_rows(self._tree, self.regrets, self.node_offset, 1, self.snap_sum, self._sig.copy(), K.ADD)
         self.counters.snapshots += 1
 
     def snapshot_sum(self) -> np.ndarray:
@@ -582,7 +582,7 @@ class MCCFRTrainer(ScheduledRun):
         the size of the tables themselves), into ``out`` if given."""
         if out is None:
             out = np.zeros(self.used, dtype=np.float32)
-        K.current_strategy(self._tree, self.regrets, self.node_offset, 0, out)
+        K.strategy_rows(self._tree, self.regrets, self.node_offset, 0, out, self._sig.copy(), K.WRITE)
         return out
 
     def average_rows(self, out: np.ndarray | None = None) -> np.ndarray:

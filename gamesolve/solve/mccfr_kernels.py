@@ -431,41 +431,49 @@ def discount(regrets, used, phi, avg, d):
 
 
 @njit(cache=True, inline="always")
-def _owns_rows(tree, node_offset, node, min_round, max_round):
+def _row_span(tree, node_offset, node, min_round, max_round):
+    """``node``'s rows in the arena as ``range(first, end, step)`` arguments: its rows (one
+    per private state of its round, ``step`` = its actions apart) if it owns allocated rows of
+    rounds ``min_round..max_round``, else an empty range. The owners' rows of a whole-table
+    kernel are ``for node ...: for row in range(*_row_span(...))``: the selection written once."""
     rnd = tree.round[node]
-    return (
-        tree.kind[node] == DECISION and tree.row_owner[node] == node and node_offset[node] >= 0
-        and min_round <= rnd <= max_round
-    )  # fmt: skip
+    off = node_offset[node]
+    n_act = tree.child_start[node + 1] - tree.child_start[node]
+    if tree.kind[node] != DECISION or tree.row_owner[node] != node or off < 0 or not min_round <= rnd <= max_round:
+        return off, off, max(n_act, 1)
+    return off, off + tree.num_private[rnd] * n_act, n_act
+
+
+WRITE, ADD, QUANTISE = 0, 1, 2
+"""What :func:`strategy_rows` does with each row's strategy: writes it (the current strategy),
+adds it (snapshot sums in RAM) or writes it as uint16 (snapshots on disk, :data:`SNAPSHOT_SCALE`)."""
+
+SNAPSHOT_SCALE = 65535.0
+"""Snapshots store probabilities as uint16 (x 65535): 1e-4 survives (uint8 zeroed anything
+below 1/510), at two bytes per infoset-action on disk."""
 
 
 @njit(cache=True)
-def current_strategy(tree, regrets, node_offset, min_round, out):
-    """Regret-matching strategy of every allocated row of rounds >= ``min_round`` into
-    ``out`` (same offsets as the arena)."""
+def strategy_rows(tree, regrets, node_offset, min_round, out, scratch, how):
+    """The regret-matching strategy of every allocated row of rounds >= ``min_round``, into
+    ``out`` in table layout (same offsets as the arena) as ``how`` says (:data:`WRITE`,
+    :data:`ADD` or :data:`QUANTISE`); rows past ``out``'s end are left out. One walk over the
+    owners' rows for the current strategy and both kinds of snapshot. Each row is matched into
+    ``scratch`` before ``out`` is written, so ``out`` may be the regrets' own memory
+    (``MCCFRTrainer.release_average_rows``)."""
     for node in range(tree.kind.shape[0]):
-        if not _owns_rows(tree, node_offset, node, min_round, 1 << 30):
-            continue
-        off = node_offset[node]
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for b in range(tree.num_private[tree.round[node]]):
-            row = off + b * n_act
-            regret_matching(regrets, row, 1, n_act, out, row, False)
-
-
-@njit(cache=True)
-def add_snapshot(tree, regrets, node_offset, snap_sum, scratch):
-    """Add the current strategy of rounds >= 1 to ``snap_sum`` (snapshot averaging)."""
-    for node in range(tree.kind.shape[0]):
-        if not _owns_rows(tree, node_offset, node, 1, 1 << 30):
-            continue
-        off = node_offset[node]
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for b in range(tree.num_private[tree.round[node]]):
-            row = off + b * n_act
+        first, end, n_act = _row_span(tree, node_offset, node, min_round, 1 << 30)
+        for row in range(first, end, n_act):
+            if row + n_act > out.shape[0]:
+                continue
             regret_matching(regrets, row, 1, n_act, scratch, 0, False)
             for a in range(n_act):
-                snap_sum[row + a] += scratch[a]
+                if how == QUANTISE:
+                    out[row + a] = np.uint16(math.floor(scratch[a] * SNAPSHOT_SCALE + 0.5))
+                elif how == ADD:
+                    out[row + a] += scratch[a]
+                else:
+                    out[row + a] = scratch[a]
 
 
 @njit(cache=True)
@@ -473,12 +481,8 @@ def blend_normalised(tree, values, node_offset, min_round, max_round, out):
     """For rows of rounds ``min_round..max_round`` whose ``values`` have mass, write the
     normalised values into ``out``; other rows keep what ``out`` holds."""
     for node in range(tree.kind.shape[0]):
-        if not _owns_rows(tree, node_offset, node, min_round, max_round):
-            continue
-        off = node_offset[node]
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for b in range(tree.num_private[tree.round[node]]):
-            row = off + b * n_act
+        first, end, n_act = _row_span(tree, node_offset, node, min_round, max_round)
+        for row in range(first, end, n_act):
             if row + n_act > values.shape[0]:
                 continue
             total = 0.0
@@ -487,28 +491,6 @@ def blend_normalised(tree, values, node_offset, min_round, max_round, out):
             if total > 0.0:
                 for a in range(n_act):
                     out[row + a] = values[row + a] / total
-
-
-SNAPSHOT_SCALE = 65535.0
-"""Snapshots store probabilities as uint16 (x 65535): 1e-4 survives (uint8 zeroed anything
-below 1/510), at two bytes per infoset-action on disk."""
-
-
-@njit(cache=True)
-def quantised_snapshot(tree, regrets, node_offset, out, scratch):
-    """The current strategy of rounds >= 1 as uint16 in table layout (see :data:`SNAPSHOT_SCALE`)."""
-    for node in range(tree.kind.shape[0]):
-        if not _owns_rows(tree, node_offset, node, 1, 1 << 30):
-            continue
-        off = node_offset[node]
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for b in range(tree.num_private[tree.round[node]]):
-            row = off + b * n_act
-            if row + n_act > out.shape[0]:
-                continue
-            regret_matching(regrets, row, 1, n_act, scratch, 0, False)
-            for a in range(n_act):
-                out[row + a] = np.uint16(math.floor(scratch[a] * SNAPSHOT_SCALE + 0.5))
 
 
 @njit(cache=True)
