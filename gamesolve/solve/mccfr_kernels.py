@@ -38,8 +38,8 @@ from numba import njit
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TERMINAL
 from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import contest_value
-from gamesolve.rng import categorical, splitmix, stream, uniform_index
-from gamesolve.solve.regret_matching import matched_strategy, positive_total, regret_matching
+from gamesolve.rng import categorical, splitmix, stream
+from gamesolve.solve.regret_matching import regret_matching
 
 INT32_MAX = 2147483647
 
@@ -242,7 +242,6 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     term_kind, term_payoff, term_contender, term_row, term_table = term.kind, term.payoff, term.contender, term.row, term.table
     frozen_slot, frozen_private, frozen_start, frozen_probs = frozen.node_slot, frozen.private, frozen.start, frozen.probs
     regrets, avg, dropped, saturated = tables.regrets, tables.avg, tables.dropped, tables.saturated
-    us_sig = scratch.us_sig[thread]  # free during the traversals: UPDATE-STRATEGY's, used as scratch
     node_offset = tables.node_offset
     touched = tables.touched
     mark = touched.shape[0] > 0
@@ -366,15 +365,29 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     else:
                         dropped[thread] += 1
                 row = -1 if off < 0 else off + private[d, player, rnd] * n_act
-                total = positive_total(regrets, row, 1, n_act)
+                # Regret matching (gamesolve.solve.regret_matching) and the opponent's draw
+                # (rng.categorical) are written out in this loop, with the same operations in
+                # the same order: a call with array arguments updates their reference counts
+                # even inlined (module docstring), and the helpers cost Leduc's MCCFR 3-13%
+                # (benchmarks/compare_commits.py --game leduc, issue #35).
+                total = 0.0
+                if row >= 0:
+                    for a in range(n_act):
+                        r = regrets[row + a]
+                        if r > 0:
+                            total += r
                 if player == p:
                     top += 1
                     st_node[thread, top] = node
                     st_row[thread, top] = row
                     prunable = prune and row >= 0 and (cfg.prune_last_round or rnd != cfg.last_round)
                     any_explored = False
-                    matched_strategy(regrets, row, 1, n_act, total, st_sig[thread, top], 0, False)
                     for a in range(n_act):
+                        if total > 0.0:
+                            r = regrets[row + a]
+                            st_sig[thread, top, a] = r / total if r > 0 else 0.0
+                        else:
+                            st_sig[thread, top, a] = 1.0 / n_act
                         explore = True
                         if prunable and regrets[row + a] <= prune_threshold:
                             child = child_list[c0 + a]
@@ -397,14 +410,28 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                         # added where sampling reaches it, so in expectation by its reach.
                         if mark and not fetching:
                             touched[owner] = 1
-                        # (Adding a zero where the action has no positive regret leaves the
-                        # non-negative sum's bits as they were.)
-                        matched_strategy(regrets, row, 1, n_act, total, us_sig, 0, False)
                         for a in range(n_act):
-                            avg[row + a] += us_sig[a]
+                            if total > 0.0:
+                                r = regrets[row + a]
+                                if r > 0:
+                                    avg[row + a] += r / total
+                            else:
+                                avg[row + a] += 1.0 / n_act
                     # Sample the opponent's action from regret matching (line 37).
                     state, u = splitmix(state)
-                    choice = categorical(u * total, regrets, row, n_act) if total > 0.0 else uniform_index(u, n_act)
+                    choice = n_act - 1
+                    if total > 0.0:
+                        u *= total
+                        acc = 0.0
+                        for a in range(n_act - 1):
+                            r = regrets[row + a]
+                            if r > 0:
+                                acc += r
+                            if u < acc:
+                                choice = a
+                                break
+                    else:
+                        choice = min(int(u * n_act), n_act - 1)
                     node = child_list[c0 + choice]
         if fetching and deferred[d] != 0:
             roll_back(fetch, thread, regrets, avg, tables.phi)
