@@ -29,6 +29,33 @@ def stream(seed, counter):
     return state
 
 
+@njit(cache=True, inline="always")
+def categorical(u, weights, start, n):
+    """The index ``a < n`` drawn by ``u`` from the weights ``weights[start + a]``: the first
+    whose cumulative sum of positive weights (in index order) exceeds ``u``, else the last.
+    ``u`` is uniform on [0, total) (a probability row: [0, 1), a splitmix draw as it is);
+    a weight that is not positive is never drawn, but for the last index as the fallback.
+    Sampling one action per node (Pluribus supplement, Algorithm 1: the opponents' actions
+    at line 37 and UPDATE-STRATEGY's at line 5; frozen information sets, continuation
+    strategies and rollouts alike): every kernel's draw from a distribution, one copy so that
+    they agree to the bit (the same sum in the same order)."""
+    acc = 0.0
+    for a in range(n - 1):
+        w = weights[start + a]
+        if w > 0:
+            acc += w
+        if u < acc:
+            return a
+    return n - 1
+
+
+@njit(cache=True, inline="always")
+def uniform_index(u, n):
+    """The index ``a < n`` drawn by a uniform ``u`` on [0, 1), uniformly (the top guards
+    against rounding)."""
+    return min(int(u * n), n - 1)
+
+
 @njit(cache=True)
 def xorshift_state(seed):
     """A one-element uint64 state of :func:`xorshift` from ``seed`` (never zero)."""

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from gamesolve.game.factored import DECISION
-from gamesolve.rng import splitmix
+from gamesolve.rng import categorical, splitmix
 
 MAX_CONTINUATIONS = 4
 """Pluribus' k: the blueprint and three biased strategies."""
@@ -44,7 +44,6 @@ def sample_continuations(strategy, node_offset, node_kind, node_round, child_sta
         n_act = child_start[node + 1] - c0
         for b in range(num_private[node_round[node]]):
             row = off + b * n_act
-            info = infoset_start[node] + b
             total = 0.0
             for a in range(n_act):
                 p = strategy[row + a]
@@ -53,17 +52,7 @@ def sample_continuations(strategy, node_offset, node_kind, node_round, child_sta
                 probs[a] = p
                 total += p
             state, u = splitmix(state)
-            u *= total
-            choice = n_act - 1
-            acc = 0.0
-            for a in range(n_act - 1):
-                acc += probs[a]
-                if u < acc:
-                    choice = a
-                    break
-            if total <= 0.0:
-                choice = 0
-            out[info] = choice
+            out[infoset_start[node] + b] = 0 if total <= 0.0 else categorical(u * total, probs, 0, n_act)
 
 
 def infoset_numbering(node_offset: np.ndarray, node_kind: np.ndarray, node_round: np.ndarray,

@@ -26,7 +26,7 @@ from numba import njit
 from gamesolve.game.continuation import continuation_names, packed_action
 from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame, chance_paths, subtree_ends
 from gamesolve.game.terminals import terminal_value
-from gamesolve.rng import splitmix, stream
+from gamesolve.rng import categorical, splitmix, stream
 from gamesolve.solve.mccfr_kernels import DealArrays, chance_child
 from gamesolve.search.policy import Policy, policy_rows
 
@@ -188,14 +188,7 @@ def _sampled(lo, tree, term, deals, rows, row_offset, combos, rollouts, seed, ou
                     actor = tree.player[node]
                     row = row_offset[tree.row_owner[node]] + deals.private[d, actor, tree.round[node]] * n_act
                     state, u = splitmix(state)
-                    choice = n_act - 1
-                    acc = 0.0
-                    for a in range(n_act - 1):
-                        acc += rows[combos[c, actor], row + a]
-                        if u < acc:
-                            choice = a
-                            break
-                    node = tree.child_list[c0 + choice]
+                    node = tree.child_list[c0 + categorical(u, rows[combos[c, actor]], row, n_act)]
 
 
 class _CachedLeaves:

@@ -120,11 +120,13 @@ class TabularCFR:
         c = self.config
         nodes_start, nodes, infosets_start, infosets, first_node = self._index
         K.cfr_run(
-            t.parent, t.edge_w, self._edge_player, t.child_start, t.child_list, self._child_w, self._utility_t,
-            nodes_start, nodes, infosets_start, infosets, first_node, t.infoset_slot_start,
-            t.num_slots, self._W, self.regrets, self.avg, first, last,
-            c.rm_plus, float(c.alpha), float(c.beta), float(c.gamma), c.discount, self.order == "openspiel",
-            self._own, self._others, self._value,
+            K.TreeArrays(t.parent, t.edge_w, self._edge_player, t.child_start, t.child_list, self._child_w, self._utility_t,
+                         t.infoset_slot_start),
+            K.PlayerIndex(nodes_start, nodes, infosets_start, infosets, first_node),
+            K.Tables(self._W, self.regrets, self.avg),
+            K.Settings(c.rm_plus, c.discount, float(c.alpha), float(c.beta), float(c.gamma), self.order == "openspiel"),
+            K.Scratch(self._own, self._others, self._value),
+            first, last,
         )  # fmt: skip
 
     def average_policy(self) -> np.ndarray:

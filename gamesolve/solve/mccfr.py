@@ -498,10 +498,10 @@ class MCCFRTrainer(ScheduledRun):
         in-memory sum."""
         if self.snapshot_sink is not None:
             out = np.zeros(self.used, dtype=np.uint16)
-            K.quantised_snapshot(self._tree, self.regrets, self.node_offset, out, self._sig.copy())
+            K.strategy_rows(self._tree, self.regrets, self.node_offset, 1, out, self._sig.copy(), K.QUANTISE)
             self.snapshot_sink.write(self.counters.snapshots, out)
         else:
-            K.add_snapshot(self._tree, self.regrets, self.node_offset, self.snap_sum, self._sig.copy())
+            K.strategy_rows(self._tree, self.regrets, self.node_offset, 1, self.snap_sum, self._sig.copy(), K.ADD)
         self.counters.snapshots += 1
 
     def snapshot_sum(self) -> np.ndarray:
@@ -582,7 +582,7 @@ class MCCFRTrainer(ScheduledRun):
         the size of the tables themselves), into ``out`` if given."""
         if out is None:
             out = np.zeros(self.used, dtype=np.float32)
-        K.current_strategy(self._tree, self.regrets, self.node_offset, 0, out)
+        K.strategy_rows(self._tree, self.regrets, self.node_offset, 0, out, self._sig.copy(), K.WRITE)
         return out
 
     def average_rows(self, out: np.ndarray | None = None) -> np.ndarray:
@@ -610,9 +610,9 @@ class MCCFRTrainer(ScheduledRun):
         Dice 2x6: 2.8 GB of averages instead of 2.8 GB more, and the 5.6 GB of sums freed).
         The trainer cannot train or save after this.
 
-        The view is safe because ``strategy_from_regrets`` sums a row's regrets before it
-        writes, and reads each entry before writing that same entry; the blends that follow
-        read the average sums, never the regrets."""
+        The view is safe because regret matching (:mod:`gamesolve.solve.regret_matching`)
+        sums a row's regrets before it writes, and reads each entry before writing that same
+        entry; the blends that follow read the average sums, never the regrets."""
         rows = self.average_rows(out=self.regrets[: self.used].view(np.float32))
         empty = np.zeros(0, dtype=np.float32)
         self.tables = self.tables._replace(regrets=np.zeros(0, dtype=np.int32), avg=np.zeros(0), phi=empty)

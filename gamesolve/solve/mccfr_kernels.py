@@ -38,7 +38,8 @@ from numba import njit
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TERMINAL
 from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import contest_value
-from gamesolve.rng import splitmix, stream
+from gamesolve.rng import categorical, splitmix, stream
+from gamesolve.solve.regret_matching import regret_matching
 
 INT32_MAX = 2147483647
 
@@ -81,25 +82,6 @@ and ``refill_below``: a thread returns for a fresh reservoir when its own holds 
 (0 once the arena is full: the run goes on, and rows that do not fit are dropped and counted)."""
 
 
-@njit(cache=True)
-def strategy_from_regrets(regrets, row, n_actions, out):
-    """CALCULATE-STRATEGY (Algorithm 1): positive regrets normalised, else uniform.
-    ``out`` may be the row's own memory (``MCCFRTrainer.release_average_rows``): the sum comes
-    first and each entry is read before it is written, so keep that order."""
-    total = 0.0
-    if row >= 0:
-        for a in range(n_actions):
-            r = regrets[row + a]
-            if r > 0:
-                total += r
-    for a in range(n_actions):
-        if total > 0.0:
-            r = regrets[row + a]
-            out[a] = r / total if r > 0 else 0.0
-        else:
-            out[a] = 1.0 / n_actions
-
-
 @njit(cache=True, inline="always")
 def chance_child(tree, deals, node, d):
     """The child of public chance ``node`` that deal ``d`` leads to (its outcome at the node's level)."""
@@ -135,15 +117,9 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig, fetch, thread)
         n_act = tree.child_start[node + 1] - c0
         row = tables.node_offset[tree.row_owner[node]] + deals.private[d, player, 0] * n_act
         if player == p:
-            strategy_from_regrets(tables.regrets, row, n_act, sig)
+            regret_matching(tables.regrets, row, 1, n_act, sig, 0, False)
             state, u = splitmix(state)
-            a = n_act - 1
-            acc = 0.0
-            for b in range(n_act - 1):
-                acc += sig[b]
-                if u < acc:
-                    a = b
-                    break
+            a = categorical(u, sig, 0, n_act)
             if fetch.on and not undo(fetch, thread, d, tables.phi, row + a, 1, 2, -1):
                 continue
             tables.phi[row + a] += 1.0
@@ -194,7 +170,7 @@ def update_strategy_exact(p, tree, node_offset, regrets, phi, weight, stack, rea
         for s in range(n_states):
             r = reach[top, s]
             row = base + s * n_act
-            strategy_from_regrets(regrets, row, n_act, sig)
+            regret_matching(regrets, row, 1, n_act, sig, 0, False)
             for a in range(n_act - 1, -1, -1):
                 if r > 0.0:
                     phi[row + a] += np.float32(weight * r * sig[a])
@@ -366,14 +342,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                 if j >= 0 and private[d, player, rnd] == frozen_private[j]:
                     # A frozen information set acts as chance for everyone (Algorithm 2, line 13).
                     state, u = splitmix(state)
-                    choice = n_act - 1
-                    acc = 0.0
-                    for a in range(n_act - 1):
-                        acc += frozen_probs[frozen_start[j] + a]
-                        if u < acc:
-                            choice = a
-                            break
-                    node = child_list[c0 + choice]
+                    node = child_list[c0 + categorical(u, frozen_probs, frozen_start[j], n_act)]
                     continue
                 owner = row_owner[node]
                 # Lazy allocation: a node's rows appear when it (or a node sharing them) is first reached.
@@ -396,6 +365,11 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     else:
                         dropped[thread] += 1
                 row = -1 if off < 0 else off + private[d, player, rnd] * n_act
+                # Regret matching (gamesolve.solve.regret_matching) and the opponent's draw
+                # (rng.categorical) are written out in this loop, with the same operations in
+                # the same order: a call with array arguments updates their reference counts
+                # even inlined (module docstring), and the helpers cost Leduc's MCCFR 3-13%
+                # (benchmarks/compare_commits.py --game leduc, issue #35).
                 total = 0.0
                 if row >= 0:
                     for a in range(n_act):
@@ -484,41 +458,49 @@ def discount(regrets, used, phi, avg, d):
 
 
 @njit(cache=True, inline="always")
-def _owns_rows(tree, node_offset, node, min_round, max_round):
+def _row_span(tree, node_offset, node, min_round, max_round):
+    """``node``'s rows in the arena as ``range(first, end, step)`` arguments: its rows (one
+    per private state of its round, ``step`` = its actions apart) if it owns allocated rows of
+    rounds ``min_round..max_round``, else an empty range. The owners' rows of a whole-table
+    kernel are ``for node ...: for row in range(*_row_span(...))``: the selection written once."""
     rnd = tree.round[node]
-    return (
-        tree.kind[node] == DECISION and tree.row_owner[node] == node and node_offset[node] >= 0
-        and min_round <= rnd <= max_round
-    )  # fmt: skip
+    off = node_offset[node]
+    n_act = tree.child_start[node + 1] - tree.child_start[node]
+    if tree.kind[node] != DECISION or tree.row_owner[node] != node or off < 0 or not min_round <= rnd <= max_round:
+        return off, off, max(n_act, 1)
+    return off, off + tree.num_private[rnd] * n_act, n_act
+
+
+WRITE, ADD, QUANTISE = 0, 1, 2
+"""What :func:`strategy_rows` does with each row's strategy: writes it (the current strategy),
+adds it (snapshot sums in RAM) or writes it as uint16 (snapshots on disk, :data:`SNAPSHOT_SCALE`)."""
+
+SNAPSHOT_SCALE = 65535.0
+"""Snapshots store probabilities as uint16 (x 65535): 1e-4 survives (uint8 zeroed anything
+below 1/510), at two bytes per infoset-action on disk."""
 
 
 @njit(cache=True)
-def current_strategy(tree, regrets, node_offset, min_round, out):
-    """Regret-matching strategy of every allocated row of rounds >= ``min_round`` into
-    ``out`` (same offsets as the arena)."""
+def strategy_rows(tree, regrets, node_offset, min_round, out, scratch, how):
+    """The regret-matching strategy of every allocated row of rounds >= ``min_round``, into
+    ``out`` in table layout (same offsets as the arena) as ``how`` says (:data:`WRITE`,
+    :data:`ADD` or :data:`QUANTISE`); rows past ``out``'s end are left out. One walk over the
+    owners' rows for the current strategy and both kinds of snapshot. Each row is matched into
+    ``scratch`` before ``out`` is written, so ``out`` may be the regrets' own memory
+    (``MCCFRTrainer.release_average_rows``)."""
     for node in range(tree.kind.shape[0]):
-        if not _owns_rows(tree, node_offset, node, min_round, 1 << 30):
-            continue
-        off = node_offset[node]
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for b in range(tree.num_private[tree.round[node]]):
-            row = off + b * n_act
-            strategy_from_regrets(regrets, row, n_act, out[row : row + n_act])
-
-
-@njit(cache=True)
-def add_snapshot(tree, regrets, node_offset, snap_sum, scratch):
-    """Add the current strategy of rounds >= 1 to ``snap_sum`` (snapshot averaging)."""
-    for node in range(tree.kind.shape[0]):
-        if not _owns_rows(tree, node_offset, node, 1, 1 << 30):
-            continue
-        off = node_offset[node]
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for b in range(tree.num_private[tree.round[node]]):
-            row = off + b * n_act
-            strategy_from_regrets(regrets, row, n_act, scratch)
+        first, end, n_act = _row_span(tree, node_offset, node, min_round, 1 << 30)
+        for row in range(first, end, n_act):
+            if row + n_act > out.shape[0]:
+                continue
+            regret_matching(regrets, row, 1, n_act, scratch, 0, False)
             for a in range(n_act):
-                snap_sum[row + a] += scratch[a]
+                if how == QUANTISE:
+                    out[row + a] = np.uint16(math.floor(scratch[a] * SNAPSHOT_SCALE + 0.5))
+                elif how == ADD:
+                    out[row + a] += scratch[a]
+                else:
+                    out[row + a] = scratch[a]
 
 
 @njit(cache=True)
@@ -526,12 +508,8 @@ def blend_normalised(tree, values, node_offset, min_round, max_round, out):
     """For rows of rounds ``min_round..max_round`` whose ``values`` have mass, write the
     normalised values into ``out``; other rows keep what ``out`` holds."""
     for node in range(tree.kind.shape[0]):
-        if not _owns_rows(tree, node_offset, node, min_round, max_round):
-            continue
-        off = node_offset[node]
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for b in range(tree.num_private[tree.round[node]]):
-            row = off + b * n_act
+        first, end, n_act = _row_span(tree, node_offset, node, min_round, max_round)
+        for row in range(first, end, n_act):
             if row + n_act > values.shape[0]:
                 continue
             total = 0.0
@@ -540,28 +518,6 @@ def blend_normalised(tree, values, node_offset, min_round, max_round, out):
             if total > 0.0:
                 for a in range(n_act):
                     out[row + a] = values[row + a] / total
-
-
-SNAPSHOT_SCALE = 65535.0
-"""Snapshots store probabilities as uint16 (x 65535): 1e-4 survives (uint8 zeroed anything
-below 1/510), at two bytes per infoset-action on disk."""
-
-
-@njit(cache=True)
-def quantised_snapshot(tree, regrets, node_offset, out, scratch):
-    """The current strategy of rounds >= 1 as uint16 in table layout (see :data:`SNAPSHOT_SCALE`)."""
-    for node in range(tree.kind.shape[0]):
-        if not _owns_rows(tree, node_offset, node, 1, 1 << 30):
-            continue
-        off = node_offset[node]
-        n_act = tree.child_start[node + 1] - tree.child_start[node]
-        for b in range(tree.num_private[tree.round[node]]):
-            row = off + b * n_act
-            if row + n_act > out.shape[0]:
-                continue
-            strategy_from_regrets(regrets, row, n_act, scratch)
-            for a in range(n_act):
-                out[row + a] = np.uint16(math.floor(scratch[a] * SNAPSHOT_SCALE + 0.5))
 
 
 @njit(cache=True)

@@ -12,80 +12,66 @@ backward values, regret/average update), branch-light and recursion-free.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from numba import njit
 
 from gamesolve.game.tree_walks import backward_values, forward_reach, values_in_action_order
+from gamesolve.solve.regret_matching import discount_factors, updated_regret
+from gamesolve.solve.regret_matching import regret_matching as row_matching
 
 
 @njit(cache=True)
 def regret_matching(regrets, slot_start, strategy, first, last):
-    """Write into ``strategy`` the regret-matching policy of infosets ``first..last-1``."""
+    """Write into ``strategy`` the regret-matching policy of infosets ``first..last-1``
+    (dividing by the positive sum, as open-spiel does: CFR+ follows it bit for bit)."""
     for i in range(first, last):
         s0 = slot_start[i]
-        s1 = slot_start[i + 1]
-        total = 0.0
-        for s in range(s0, s1):
-            if regrets[s] > 0.0:
-                total += regrets[s]
-        if total > 0.0:
-            for s in range(s0, s1):
-                strategy[s] = regrets[s] / total if regrets[s] > 0.0 else 0.0
-        else:
-            u = 1.0 / (s1 - s0)
-            for s in range(s0, s1):
-                strategy[s] = u
+        row_matching(regrets, s0, 1, slot_start[i + 1] - s0, strategy, s0, False)
+
+
+TreeArrays = namedtuple("TreeArrays", "parent edge_w edge_player child_start child_list child_w utility_t slot_start")
+"""The explicit tree as the kernel reads it (:class:`~gamesolve.game.explicit_tree.ExplicitTree`'s
+preorder arrays): parents, edge weights (a slot of ``W``) and players, children (CSR) and their
+edge weights ``child_w = edge_w[child_list]``, utilities ``[P, N]`` and infosets' slots."""
+
+PlayerIndex = namedtuple("PlayerIndex", "nodes_start nodes infosets_start infosets infoset_first_node")
+"""Each player's decision nodes and infosets (``*_start[p]:*_start[p + 1]``), and each
+infoset's first node (:func:`gamesolve.solve.cfr.player_index`)."""
+
+Tables = namedtuple("Tables", "W regrets avg")
+"""``W[:n_slots]``: the current strategy, ``W[n_slots:]`` the fixed 1 and chance probabilities;
+slot-indexed regrets and average sums, updated in place."""
+
+Settings = namedtuple("Settings", "rm_plus discount alpha beta gamma action_order")
+"""The algorithm (:class:`~gamesolve.solve.cfr.CFRConfig`) and the summation order."""
+
+Scratch = namedtuple("Scratch", "own others value")
+"""Per node: the player's own reach, the others' reach and the values."""
 
 
 @njit(cache=True)
-def cfr_run(
-    parent,
-    edge_w,
-    edge_player,
-    child_start,
-    child_list,
-    child_w,
-    utility_t,
-    player_nodes_start,
-    player_nodes,
-    player_infosets_start,
-    player_infosets,
-    infoset_first_node,
-    slot_start,
-    n_slots,
-    W,
-    regrets,
-    avg,
-    t_first,
-    t_last,
-    rm_plus,
-    alpha,
-    beta,
-    gamma,
-    discount,
-    action_order,
-    own,
-    others,
-    value,
-):
+def cfr_run(tree, index, tables, cfg, scratch, t_first, t_last):
     """Run iterations ``t_first..t_last`` (1-based) of the parameterised CFR family.
 
-    ``W[:n_slots]`` holds the current strategy; ``W[n_slots:]`` the fixed 1 and chance
-    probabilities; ``child_w = edge_w[child_list]``. Regrets and averages are slot-indexed
-    and updated in place. With ``action_order`` values are summed in action order, as
-    open-spiel sums them (:func:`~gamesolve.game.tree_walks.values_in_action_order`), so that
-    CFR+ follows open-spiel's iterates through exact ties; without it, child by child in
-    reverse preorder (:func:`~gamesolve.game.tree_walks.backward_values`, one flat loop: the
-    fast order, equal in exact arithmetic).
+    With ``cfg.action_order`` values are summed in action order, as open-spiel sums them
+    (:func:`~gamesolve.game.tree_walks.values_in_action_order`), so that CFR+ follows
+    open-spiel's iterates through exact ties; without it, child by child in reverse preorder
+    (:func:`~gamesolve.game.tree_walks.backward_values`, one flat loop: the fast order, equal
+    in exact arithmetic). The bundles' arrays are taken into locals once: a field read inside
+    the loops would update its reference count at every read.
     """
+    parent, edge_w, edge_player, child_start, child_list = tree.parent, tree.edge_w, tree.edge_player, tree.child_start, tree.child_list
+    child_w, utility_t, slot_start = tree.child_w, tree.utility_t, tree.slot_start
+    player_nodes_start, player_nodes, player_infosets_start = index.nodes_start, index.nodes, index.infosets_start
+    player_infosets, infoset_first_node = index.infosets, index.infoset_first_node
+    W, regrets, avg = tables.W, tables.regrets, tables.avg
+    rm_plus, discount, alpha, beta, gamma, action_order = cfg.rm_plus, cfg.discount, cfg.alpha, cfg.beta, cfg.gamma, cfg.action_order
+    own, others, value = scratch.own, scratch.others, scratch.value
     n_players = utility_t.shape[0]
     n_infosets = slot_start.shape[0] - 1
     for t in range(t_first, t_last + 1):
-        weight = float(t) ** gamma
-        if discount:
-            ta = float(t) ** alpha
-            tb = float(t) ** beta
-            pos_d = ta / (ta + 1.0)
-            neg_d = tb / (tb + 1.0)
+        weight, pos_d, neg_d = discount_factors(t, discount, alpha, beta, gamma)
         for p in range(n_players):
             # Alternating updates: every player's policy reflects the regrets so far.
             regret_matching(regrets, slot_start, W, 0, n_infosets)
@@ -109,11 +95,7 @@ def cfr_run(
                 reach = own[infoset_first_node[info]] * weight
                 for s in range(slot_start[info], slot_start[info + 1]):
                     avg[s] += reach * W[s]
-                    r = regrets[s]
-                    if rm_plus and r < 0.0:
-                        regrets[s] = 0.0
-                    elif discount:
-                        regrets[s] = r * (pos_d if r > 0.0 else neg_d)
+                    regrets[s] = updated_regret(regrets[s], rm_plus, discount, pos_d, neg_d)
 
 
 @njit(cache=True)

@@ -214,7 +214,9 @@ class VectorCFR:
         ), np.array(row_slots, dtype=np.int64)  # fmt: skip
 
     def _kernel_args(self):
-        return (self._tree, self._terminals, self.terminal_deals, self.removal, self._symmetry, self.tables)
+        """The kernels' first two arguments: the game's arrays and the tables."""
+        form = K.FormArrays(self._tree, self._terminals, self.terminal_deals, self.removal, self._symmetry)
+        return form, self.tables
 
     def run(self, iterations: int, batch: int = 0, on_batch: Callable[[int], None] | None = None) -> None:
         """Run ``iterations`` more iterations, calling ``on_batch(done)`` after each batch."""
@@ -249,8 +251,8 @@ class VectorCFR:
     def _pass(self, sched, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out) -> None:
         """One pass (:func:`~gamesolve.solve.vcfr_kernels.one_pass`); with several threads,
         its cut subtrees in contiguous blocks of the balanced job order, one block a thread."""
-        args = (*self._kernel_args(), sched, self._fixed, self._cuts, self._no_cuts, self._scratch, p, t, weight, pos_d,
-                neg_d, mode, src, use_fixed, out)  # fmt: skip
+        ps = K.Pass(int(p), int(t), float(weight), float(pos_d), float(neg_d), int(mode), src, bool(use_fixed))
+        args = (*self._kernel_args(), sched, self._fixed, self._cuts, self._no_cuts, self._scratch, ps, out)
         if self._parts == 1:
             K.one_pass(*args, K.WHOLE, 0, 0, 0)
             return

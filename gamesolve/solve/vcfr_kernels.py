@@ -42,7 +42,8 @@ from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
 from gamesolve.game.removal import contest_cfv, fixed_cfv, uidx
 from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.game.terminals import terminal_cfv
-from gamesolve.rng import splitmix, stream
+from gamesolve.rng import splitmix, stream, uniform_index
+from gamesolve.solve.regret_matching import discount_factors, regret_matching, updated_regret
 
 UPDATE, BEST_RESPONSE, COLLECT = 0, 1, 2
 """Pass modes: CFR updates; best-response values (no updates); reach at the cut nodes only."""
@@ -55,6 +56,20 @@ regret matching and the updates of a node run over contiguous states (the public
 :meth:`~gamesolve.solve.vcfr.VectorCFR.average_rows` are state-major)."""
 
 Schedule = namedtuple("Schedule", "rm_plus discount alpha beta gamma sample_chance seed")
+
+FormArrays = namedtuple("FormArrays", "tree term td rm sym")
+"""The game's arrays a pass reads: the public tree and the terminals
+(:class:`~gamesolve.game.factored.TreeArrays`, ``TerminalArrays``), the terminals' listed deals
+(:func:`gamesolve.game.terminals.terminal_cfv`), item removal (:mod:`gamesolve.game.removal`)
+and chance symmetry (:mod:`gamesolve.game.symmetry`)."""
+
+Pass = namedtuple("Pass", "p t weight pos_d neg_d mode src use_fixed")
+"""One pass: its player and iteration, the iteration's average weight and regret discounts
+(:func:`factors`), the mode (UPDATE, BEST_RESPONSE or COLLECT), the table whose regret
+matching gives the strategies (``src``: the regrets, or the average for a best response to it)
+and whether the rows of :data:`Fixed` take theirs from its buffer. Built with ``p``, ``t`` and
+``mode`` as int64 and ``use_fixed`` as a bool wherever it is built (Python or a kernel), so
+that every pass shares one compilation."""
 
 Fixed = namedtuple("Fixed", "index owner start sigma seen buffer_slots table_slots probs")
 """Rows whose strategy is set at the start of a pass: ``index[node]`` numbers the owner node
@@ -76,25 +91,6 @@ each job's values and whether it ran."""
 
 
 @njit(cache=True, inline="always")
-def _strategy(table, row, stride, n_act, out, a_stride, s):
-    """Regret matching of one private state's row ``table[row + a * stride]`` (``a <
-    n_act``) into ``out[a * a_stride + s]``: positive entries normalised, else uniform (on an
-    average, all non-negative, this normalises)."""
-    total = 0.0
-    for a in range(n_act):
-        v = table[row + a * stride]
-        total += v if v > 0.0 else 0.0
-    if total > 0.0:
-        scale = 1.0 / total
-        for a in range(n_act):
-            v = table[row + a * stride]
-            out[a * a_stride + s] = (v if v > 0.0 else 0.0) * scale
-    else:
-        for a in range(n_act):
-            out[a * a_stride + s] = 1.0 / n_act
-
-
-@njit(cache=True, inline="always")
 def _block(table, row0, a, n_states):
     """Action ``a``'s entries of the node block at ``row0`` (action-major), as a view. Loops
     index views with their own counter: an index computed from a loaded offset gets numba's
@@ -106,7 +102,8 @@ def _block(table, row0, a, n_states):
 @njit(cache=True, inline="always")
 def _node_strategy(table, row0, n_act, n_states, out, scale):
     """Regret matching of a node's block (action-major: ``table[row0 + a * n_states + s]``)
-    into ``out[a, s]`` for every private state at once, as :func:`_strategy` per state (the
+    into ``out[a, s]`` for every private state at once, as
+    :func:`~gamesolve.solve.regret_matching.regret_matching` (``reciprocal``) per state (the
     same operations in the same order, so the same bits), in loops over contiguous states
     that the compiler vectorises (the hottest loop of a pass). ``scale[S]`` is scratch."""
     for s in range(n_states):
@@ -137,7 +134,7 @@ def strategies(tree, table, row_offset, n_states, out):
             continue
         n_act = tree.child_start[node + 1] - tree.child_start[node]
         for s in range(n_states):
-            _strategy(table, row_offset[node] + s, n_states, n_act, out[row_offset[node] + s * n_act :], 1, 0)
+            regret_matching(table, row_offset[node] + s, n_states, n_act, out, row_offset[node] + s * n_act, True)
 
 
 @njit(cache=True)
@@ -181,7 +178,7 @@ def _sampled_child(tree, node, t, seed):
     c0 = tree.child_start[node]
     n = tree.child_start[node + 1] - c0
     _, u = splitmix(stream(seed, np.uint64(t) * np.uint64(0x100000001B3) + np.uint64(node)))
-    return min(int(u * n), n - 1)
+    return uniform_index(u, n)
 
 
 @njit(cache=True)
@@ -248,24 +245,18 @@ def _chance_weight(tree, rm, node, sample_chance):
 def _discount(regrets, row, n, rm_plus, discount, pos_d, neg_d):
     """Clip (CFR+) or discount (DCFR, Linear CFR) ``n`` regrets from ``row``."""
     for i in range(row, row + n):
-        r = regrets[i]
-        if rm_plus and r < 0.0:
-            regrets[i] = 0.0
-        elif discount:
-            regrets[i] = r * (pos_d if r > 0.0 else neg_d)
+        regrets[i] = updated_regret(regrets[i], rm_plus, discount, pos_d, neg_d)
 
 
 @njit(cache=True)
-def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid, root, p, t, weight, pos_d, neg_d,
-             mode, src, use_fixed, out):  # fmt: skip
-    """One depth-first pass for player ``p`` over ``root``'s subtree from the reach in
-    ``sc.start[tid]``; ``p``'s values at ``root`` go to ``out``.
-
-    ``flags`` are the schedule's (rm_plus, discount, sample_chance), as scalars (a parallel
-    loop cannot pass the schedule's mixed tuple). ``src`` is the table whose regret matching
-    gives the strategies (the regrets, or the average for a best response to it); ``mode`` is
-    UPDATE, BEST_RESPONSE or COLLECT. Cut nodes are leaves: COLLECT stores their reach, the
-    other modes read their values from ``cuts.value``."""
+def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
+    """One depth-first pass (:data:`Pass` ``ps``) for player ``ps.p`` over ``root``'s subtree
+    from the reach in ``sc.start[tid]``; the player's values at ``root`` go to ``out``. Cut
+    nodes are leaves: COLLECT stores their reach, the other modes read their values from
+    ``cuts.value``."""
+    tree, term, td, rm, sym = form.tree, form.term, form.td, form.rm, form.sym
+    p, t, weight, pos_d, neg_d, mode, src, use_fixed = ps.p, ps.t, ps.weight, ps.pos_d, ps.neg_d, ps.mode, ps.src, ps.use_fixed
+    seed = sched.seed
     node_at, k_at, R, V, act, sig, chosen, sums, at, val = (
         sc.node[tid], sc.k[tid], sc.reach[tid], sc.value[tid], sc.act[tid], sc.sigma[tid], sc.chosen[tid], sc.sums[tid],
         sc.at[tid], sc.val[tid],
@@ -273,7 +264,7 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
     n_players = R.shape[1]
     n_states = R.shape[2]
     off = tables.row_offset
-    rm_plus, discount, sample = flags
+    rm_plus, discount, sample = sched.rm_plus, sched.discount, sched.sample_chance
     for q in range(n_players):
         for s in range(n_states):
             R[0, q, s] = sc.start[tid, q, s]
@@ -363,12 +354,7 @@ def traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, tid,
                 blk = _block(tables.regrets, row0, a, n_states)
                 act_a = act[d, a]
                 for s in range(n_states):
-                    r = blk[s] + (act_a[s] - value[s])
-                    if clip and r < 0.0:
-                        r = 0.0
-                    elif scaled:
-                        r = r * (pos_d if r > 0.0 else neg_d)
-                    blk[s] = r
+                    blk[s] = updated_regret(blk[s] + (act_a[s] - value[s]), clip, scaled, pos_d, neg_d)
         if d == 0:
             break
         # Up: the parent takes this node's values.
@@ -411,28 +397,28 @@ block of the cut subtrees (one per thread), and the combination and the walk abo
 
 
 @njit(cache=True, nogil=True)
-def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d, mode, src,
-             use_fixed, out, phase, lo, hi, tid):  # fmt: skip
-    """A pass from the root (see :func:`traverse`), or one phase of it; ``p``'s root values
-    go to ``out``. With cut nodes the pass walks the tree above them (collecting their
+def one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, phase, lo, hi, tid):
+    """A pass (:data:`Pass` ``ps``) from the root (see :func:`traverse`), or one phase of it;
+    the player's root values go to ``out``. With cut nodes the pass walks the tree above them (collecting their
     reach), runs the jobs ``job_order[lo:hi]`` (every job for ``WHOLE``) with thread
     ``tid``'s buffers, combines the outcomes in job order and walks the top again with them.
     Threads are Python's (:func:`gamesolve.threads.run_parts` over ``JOBS`` blocks), not a
     ``prange``: a parallel kernel compiles the whole pass again for its loop."""
+    tree, rm, sym, t = form.tree, form.rm, form.sym, ps.t
     n_states = tables.root_reach.shape[1]
     n_jobs = cuts.job_cut.shape[0]
-    flags = (sched.rm_plus, sched.discount, sched.sample_chance)
     seed = sched.seed
     # Every call passes thread, root and mode as plain int64 (not literals, not int32): one
     # compilation of traverse per dtype instead of three.
     zero = np.int64(0)
     if n_jobs == 0:
         _root_start(tables, sc)
-        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, zero, zero, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
+        traverse(form, tables, sched, fixed, no_cuts, sc, ps, zero, zero, out)
         return
     if phase == WHOLE or phase == TOP:
         _root_start(tables, sc)
-        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, zero, zero, p, t, weight, pos_d, neg_d, np.int64(COLLECT), src, use_fixed, out)
+        collect = Pass(ps.p, ps.t, ps.weight, ps.pos_d, ps.neg_d, np.int64(COLLECT), ps.src, ps.use_fixed)
+        traverse(form, tables, sched, fixed, cuts, sc, collect, zero, zero, out)
     if phase == WHOLE or phase == JOBS:
         if phase == WHOLE:
             lo, hi, tid = 0, n_jobs, 0
@@ -444,8 +430,7 @@ def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p
             cuts.job_done[j] = run_it
             if run_it:
                 _deal(tree, rm, k, cuts.reach[cuts.job_cut[j]], sc.start[tid])
-                traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, no_cuts, sc, tid, np.int64(tree.child_list[k]), p, t,
-                         weight, pos_d, neg_d, mode, src, use_fixed, cuts.job_value[j])  # fmt: skip
+                traverse(form, tables, sched, fixed, no_cuts, sc, ps, tid, np.int64(tree.child_list[k]), cuts.job_value[j])
     if phase == WHOLE or phase == FINISH:
         for c in range(cuts.node.shape[0]):
             for s in range(n_states):
@@ -456,7 +441,7 @@ def one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p
                 w = _chance_weight(tree, rm, cuts.node[c], sched.sample_chance)
                 _add_outcome(tree, rm, sym, cuts.job_edge[j], w, cuts.job_value[j], cuts.value[c])
         _root_start(tables, sc)  # thread 0 started jobs from it
-        traverse(tree, term, td, rm, sym, tables, flags, seed, fixed, cuts, sc, zero, zero, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out)
+        traverse(form, tables, sched, fixed, cuts, sc, ps, zero, zero, out)
 
 
 @njit(cache=True)
@@ -467,7 +452,7 @@ def _fill_fixed(tree, tables, fixed):
         node = fixed.owner[j]
         n_act = tree.child_start[node + 1] - tree.child_start[node]
         for s in range(n_states):
-            _strategy(tables.regrets, tables.row_offset[node] + s, n_states, n_act, fixed.sigma[fixed.start[j] + s * n_act :], 1, 0)
+            regret_matching(tables.regrets, tables.row_offset[node] + s, n_states, n_act, fixed.sigma, fixed.start[j] + s * n_act, True)
         fixed.seen[j] = False
     for i in range(fixed.buffer_slots.shape[0]):
         fixed.sigma[fixed.buffer_slots[i]] = fixed.probs[i]
@@ -502,27 +487,19 @@ def add_mean(table, n, bases):
 @njit(cache=True)
 def factors(sched, t):
     """Iteration ``t``'s average weight and positive / negative regret discounts."""
-    weight = float(t) ** sched.gamma
-    pos_d = 1.0
-    neg_d = 1.0
-    if sched.discount:
-        ta = float(t) ** sched.alpha
-        tb = float(t) ** sched.beta
-        pos_d = ta / (ta + 1.0)
-        neg_d = tb / (tb + 1.0)
-    return weight, pos_d, neg_d
+    return discount_factors(t, sched.discount, sched.alpha, sched.beta, sched.gamma)
 
 
 @njit(cache=True)
-def run(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out):
+def run(form, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out):
     """Iterations ``t_first..t_last`` (1-based), one pass per player each, on one thread."""
+    tree = form.tree
     for t in range(t_first, t_last + 1):
         weight, pos_d, neg_d = factors(sched, t)
         for p in range(n_players):
             _fill_fixed(tree, tables, fixed)
             # np.int64 / np.bool_: plain types, not literals, so that this call and the calls
             # from Python (threaded passes, best responses) share one compilation of the pass.
-            one_pass(tree, term, td, rm, sym, tables, sched, fixed, cuts, no_cuts, sc, p, t, weight, pos_d, neg_d,
-                     np.int64(UPDATE), tables.regrets, np.bool_(True), out, np.int64(WHOLE), np.int64(0), np.int64(0),
-                     np.int64(0))  # fmt: skip
+            ps = Pass(np.int64(p), np.int64(t), weight, pos_d, neg_d, np.int64(UPDATE), tables.regrets, np.bool_(True))
+            one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, np.int64(WHOLE), np.int64(0), np.int64(0), np.int64(0))
             _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d)
