@@ -57,6 +57,21 @@ def uniform_index(u, n):
 
 
 @njit(cache=True)
+def categorical_cdf(cdf, u):
+    """The first index whose cumulative probability exceeds ``u``: a categorical draw by
+    bisection over many outcomes (listed deals, hands of a range), ``cdf`` nondecreasing and
+    its last entry above any ``u`` in [0, 1). (:func:`categorical` scans a few weights.)"""
+    lo, hi = 0, cdf.shape[0] - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cdf[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True)
 def xorshift_state(seed):
     """A one-element uint64 state of :func:`xorshift` from ``seed`` (never zero)."""
     state = np.empty(1, np.uint64)

@@ -19,8 +19,8 @@ import attrs
 import numpy as np
 from numba import njit
 
-from gamesolve.game.deals import DealBatch, first_above
-from gamesolve.rng import splitmix, stream
+from gamesolve.game.deals import DealBatch
+from gamesolve.rng import categorical_cdf, splitmix, stream, uniform_index
 
 _RETRIES = 1000  # whole-deal rejections before each player redraws alone (see _sample)
 
@@ -54,7 +54,7 @@ def _sample(seed, first, count, seats, cdf, parts, deck, board, n_future, n_roun
                 # redraws until its item fits the others' (an approximation of last resort).
                 for _ in range(1 if attempt <= _RETRIES else 100_000):
                     state, u = splitmix(state)
-                    h = first_above(cdf[j], u)
+                    h = categorical_cdf(cdf[j], u)
                     if not used & _item_bits(parts, h):
                         break
                 bits = _item_bits(parts, h)
@@ -71,7 +71,7 @@ def _sample(seed, first, count, seats, cdf, parts, deck, board, n_future, n_roun
         for k in range(n_future):
             while True:
                 state, u = splitmix(state)
-                c = min(int(u * deck), deck - 1)
+                c = uniform_index(u, deck)
                 if not used & (np.uint64(1) << np.uint64(c)):
                     break
             used |= np.uint64(1) << np.uint64(c)

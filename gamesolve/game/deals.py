@@ -20,7 +20,7 @@ import attrs
 import numpy as np
 from numba import njit
 
-from gamesolve.rng import splitmix, stream
+from gamesolve.rng import categorical_cdf, splitmix, stream
 
 
 @attrs.frozen(eq=False)
@@ -57,24 +57,10 @@ class Deals(Protocol):
 
 
 @njit(cache=True)
-def first_above(cdf, u):
-    """The first index whose cumulative probability exceeds ``u`` (a categorical draw by
-    bisection: ``cdf`` nondecreasing, its last entry above any ``u`` in [0, 1))."""
-    lo, hi = 0, cdf.shape[0] - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if cdf[mid] > u:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-@njit(cache=True)
 def _sample_listed(seed, first, count, cdf, out):
     for i in range(count):
         _, u = splitmix(stream(seed, first + i))
-        out[i] = first_above(cdf, u)
+        out[i] = categorical_cdf(cdf, u)
 
 
 @attrs.frozen(eq=False)

@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from gamesolve.game.deals import DealBatch
-from gamesolve.rng import splitmix, stream
+from gamesolve.rng import splitmix, stream, uniform_index
 from gamesolve.threads import run_parts
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.isomorphism import HandIndexer, index_row
@@ -38,7 +38,7 @@ def deal_range(seed, first, lo, hi, n_players, t_pre, t_flop, t_turn, t_river,
         deck = np.arange(52, dtype=np.int64)
         for j in range(need):
             state, u = splitmix(state)
-            k = j + min(int(u * (52 - j)), 51 - j)
+            k = j + uniform_index(u, 52 - j)
             tmp = deck[j]
             deck[j] = deck[k]
             deck[k] = tmp
