@@ -10,12 +10,13 @@ try:
 except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+source"
 
-# numba's on-disk cache does not notice edits to other modules a kernel calls, so the
-# cache folder is keyed by version (see CONVENTIONS.md); `gamesolve cache clear` empties it.
+# numba's on-disk cache does not notice edits to other modules a kernel calls, so the cache
+# folder is keyed by the version and the kernels' sources (gamesolve/cache_paths.py,
+# CONVENTIONS.md); `gamesolve cache clear` empties it.
 if "NUMBA_CACHE_DIR" not in _os.environ:
-    _os.environ["NUMBA_CACHE_DIR"] = _os.path.join(
-        _os.environ.get("XDG_CACHE_HOME", _os.path.expanduser("~/.cache")), "gamesolve", "numba", __version__
-    )
+    from gamesolve.cache_paths import kernel_cache_dir as _kernel_cache_dir
+
+    _os.environ["NUMBA_CACHE_DIR"] = str(_kernel_cache_dir(__version__))
 
 from gamesolve.hookspecs import hookimpl  # noqa: E402
 

@@ -17,3 +17,45 @@ def cache_root(cache_dir: str | os.PathLike | None = None) -> Path:
         return Path(env).expanduser()
     xdg = os.environ.get("XDG_CACHE_HOME")
     return (Path(xdg) if xdg else Path.home() / ".cache") / "gamesolve"
+
+
+def kernel_cache_dir(version: str) -> Path:
+    """numba's cache folder: ``<root>/numba/<version>-<digest of the kernels' sources>``.
+
+    numba checks a cached kernel against its own file only, not against the modules whose
+    functions it calls or inlines (:mod:`gamesolve.solve.regret_matching`, :mod:`gamesolve.rng`
+    in every solver's kernels), and an editable install or a ``git pull`` keeps the version.
+    So the folder is keyed by the source of every module of gamesolve and of its installed
+    plugins that uses numba: a changed kernel or helper anywhere moves the whole cache, and no
+    kernel is ever loaded against a helper it was not compiled with. Other modules do not
+    count (editing a command does not recompile anything)."""
+    return cache_root() / "numba" / f"{version}-{kernel_digest()}"
+
+
+def kernel_digest() -> str:
+    """A digest of the path and text of every Python file that mentions numba, in gamesolve
+    and in the packages of the installed plugins (the ``gamesolve`` entry points; found
+    without importing them)."""
+    import hashlib
+    from importlib.metadata import entry_points
+    from importlib.util import find_spec
+
+    roots = {os.path.dirname(os.path.abspath(__file__))}
+    for ep in entry_points(group="gamesolve"):
+        try:
+            spec = find_spec(ep.value.split(":")[0].split(".")[0])
+        except (ImportError, ValueError):
+            continue  # a broken plugin is reported when the plugins load, not here
+        if spec is not None and spec.submodule_search_locations:
+            roots.update(spec.submodule_search_locations)
+    digest = hashlib.blake2b(digest_size=6)
+    for root in sorted(roots):
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+            for name in sorted(f for f in files if f.endswith(".py")):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as f:
+                    text = f.read()
+                if b"numba" in text:
+                    digest.update(os.path.relpath(path, os.path.dirname(root)).encode() + b"\0" + text)
+    return digest.hexdigest()

@@ -32,15 +32,20 @@ def _size(path: Path) -> int:
               help="Also delete the tables plugins cached (NLTH card abstractions: minutes to rebuild).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def cache_clear(clear_all, as_json):
-    """Delete numba's compiled kernels for this version of gamesolve (rebuilt on next use);
+    """Delete numba's compiled kernels, of this build of gamesolve and of earlier ones (rebuilt on next use);
     with --all, the cached card-abstraction tables as well. Says what it cleared and kept."""
     kernels = Path(os.environ["NUMBA_CACHE_DIR"])
-    cleared, kept = [], []
-    size = _size(kernels)
-    if kernels.exists():
-        shutil.rmtree(kernels)
-    cleared.append({"what": "compiled kernels (numba)", "path": str(kernels), "bytes": size})
     root = _cache_root()
+    builds = [kernels]
+    if kernels.parent == root / "numba":  # gamesolve's own folder: every build's kernels
+        kernels = kernels.parent
+        builds = sorted(p for p in kernels.iterdir() if p.is_dir()) if kernels.is_dir() else []
+    cleared, kept = [], []
+    size = sum(_size(b) for b in builds)
+    for build in builds:
+        if build.exists():
+            shutil.rmtree(build)
+    cleared.append({"what": "compiled kernels (numba)", "path": str(kernels), "bytes": size})
     for entry in sorted(root.iterdir()) if root.is_dir() else []:
         if not entry.is_dir() or entry.name == "numba" or entry.name.startswith("."):
             continue

@@ -86,6 +86,35 @@ def test_cache_clear_says_what_it_clears_and_what_it_keeps(run, tmp_path, monkey
     assert f"cleared card-abstraction tables: {cache / 'abstraction'}" in out and not (cache / "abstraction").exists()
 
 
+def test_cache_clear_deletes_the_kernels_of_every_build_in_gamesolves_folder(run, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    builds = [cache / "numba" / "0.1.0-aaaaaaaaaaaa", cache / "numba" / "0.1.0-bbbbbbbbbbbb"]  # an earlier source
+    for build in builds:
+        (build / "x").mkdir(parents=True)
+        (build / "x" / "k.nbi").write_bytes(b"k" * 1024)
+    monkeypatch.setenv("GAMESOLVE_CACHE_DIR", str(cache))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(builds[1]))
+    out = run("cache", "clear").stdout
+    assert f"cleared compiled kernels (numba): {cache / 'numba'}" in out and not any(b.exists() for b in builds)
+
+
+def test_the_kernel_cache_moves_when_a_numba_module_changes_and_only_then(tmp_path, monkeypatch):
+    """numba checks a kernel against its own file only; the folder's key covers its helpers."""
+    from gamesolve import cache_paths
+
+    package = tmp_path / "gamesolve"
+    package.mkdir()
+    (package / "kernels.py").write_text("from numba import njit\n")
+    (package / "command.py").write_text("import click\n")
+    monkeypatch.setattr(cache_paths, "__file__", str(package / "cache_paths.py"))
+    monkeypatch.setattr("importlib.metadata.entry_points", lambda group: [])
+    first = cache_paths.kernel_digest()
+    (package / "command.py").write_text("import click  # edited\n")
+    assert cache_paths.kernel_digest() == first
+    (package / "kernels.py").write_text("from numba import njit  # edited\n")
+    assert cache_paths.kernel_digest() != first
+
+
 def test_bad_input_from_the_issue_gets_one_line(run, tmp_path):
     """The tracebacks and accepted nonsense issue 14 listed."""
     (tmp_path / "file").write_text("x")
