@@ -75,8 +75,9 @@ class Spot:
         if self.raise_cap < 0:
             raise SpotError(f"the raise cap is at least 0, got {self.raise_cap}")
 
-    def sizes(self, street: int) -> StreetSizes:
-        return (self.flop, self.turn, self.river)[street - 1]
+    def subgame_sizes(self) -> SubgameSizes:
+        """The sizes by street (1 flop, 2 turn, 3 river), as the betting walk takes them."""
+        return SubgameSizes({1: self.flop, 2: self.turn, 3: self.river}, self.raise_cap, self.allin_threshold)
 
 
 def _root(spot: Spot) -> np.ndarray:
@@ -122,8 +123,7 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
         dealt = lambda cards: [deal[len(cards) - len(board)]]  # noqa: E731
     elif symmetric:
         dealt = lambda cards: [card for card, _ in card_classes(cards, board)]  # noqa: E731
-    sizes = SubgameSizes({1: spot.flop, 2: spot.turn, 3: spot.river}, spot.raise_cap, spot.allin_threshold)
-    tree, _ = walk_subgame(_root(spot), sizes, board, added, dealt=dealt, progress=progress)
+    tree, _ = walk_subgame(_root(spot), spot.subgame_sizes(), board, added, dealt=dealt, progress=progress)
     node_board = _node_boards(tree, board)
     return _assemble(spot, tree, node_board, _chance_symmetry(tree, node_board, board) if symmetric else None)
 
