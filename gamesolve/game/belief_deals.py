@@ -52,12 +52,13 @@ def _sample(seed, first, count, seats, cdf, parts, deck, board, n_future, n_roun
                 h = -1
                 # Ranges that (almost) always collide: after many rejections each player
                 # redraws until its item fits the others' (an approximation of last resort).
+                bits = np.uint64(0)
                 for _ in range(1 if attempt <= _RETRIES else 100_000):
                     state, u = splitmix(state)
                     h = categorical_cdf(cdf[j], u)
-                    if not used & _item_bits(parts, h):
+                    bits = _item_bits(parts, h)
+                    if not used & bits:
                         break
-                bits = _item_bits(parts, h)
                 if used & bits:
                     ok = False
                     break
