@@ -29,6 +29,21 @@ def liars_dice():
     return game, tree, compile_factored(game), TabularPolicy.from_slots(tree, cfr.average_policy())
 
 
+@pytest.fixture(scope="module")
+def composed(liars_dice):
+    """``composed(**options)``: :func:`both`, once per options in a module (two tests read the
+    whole-round composition, which takes most of their time)."""
+    memo = {}
+
+    def get(**options):
+        key = tuple(sorted(options.items()))
+        if key not in memo:
+            memo[key] = both(liars_dice, **options)
+        return memo[key]
+
+    return get
+
+
 def both(liars_dice, **options):
     """The agent's strategy composed on the explicit tree and on the form's rows."""
     game, tree, form, blueprint = liars_dice
@@ -40,9 +55,9 @@ def both(liars_dice, **options):
 
 
 @pytest.mark.parametrize("options", [{}, {"depth": "actions:2", "play": "average"}], ids=["whole-round", "depth-limited"])
-def test_the_form_composition_plays_what_the_tree_composition_plays(liars_dice, options):
+def test_the_form_composition_plays_what_the_tree_composition_plays(liars_dice, composed, options):
     game, tree, f, _ = liars_dice
-    slots, offsets, rows = both(liars_dice, **options)
+    slots, offsets, rows = composed(**options)
     start = tree.infoset_slot_start
     for i, key in enumerate(tree.infoset_keys):
         node, private = f.locate(key)
@@ -51,9 +66,9 @@ def test_the_form_composition_plays_what_the_tree_composition_plays(liars_dice, 
         assert np.abs(rows[row : row + n_act] - slots[start[i] : start[i + 1]]).max() < 1e-12, key
 
 
-def test_the_form_composition_has_the_trees_exploitability(liars_dice):
+def test_the_form_composition_has_the_trees_exploitability(liars_dice, composed):
     game, tree, form, blueprint = liars_dice
-    slots, offsets, rows = both(liars_dice)
+    slots, offsets, rows = composed()
     searched = evaluate_rows(form, offsets, rows, zero_sum=True).nash_conv
     assert searched == pytest.approx(TreeEvaluator(tree).evaluate(slots).nash_conv, abs=1e-9)
     assert searched < evaluate_rows(form, *policy_rows(form, blueprint), zero_sum=True).nash_conv
