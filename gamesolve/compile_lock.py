@@ -84,12 +84,16 @@ def install() -> None:
     except ImportError:  # no fcntl (Windows) or no numba: compile as numba does
         return
 
+    from gamesolve import kernel_locator
+
+    kernel_locator.install()
     original = dispatcher.Dispatcher.compile
 
     def compile(self, sig):
         folder = config.CACHE_DIR
         if not folder or isinstance(getattr(self, "_cache", None), NullCache) or not _ours(self):
             return original(self, sig)
+        kernel_locator.relocate(self)  # filed by module, not by path (before numba reads its cache)
         args, _ = sigutils.normalize_signature(sig)
         if tuple(args) in self.overloads:
             return original(self, sig)
