@@ -20,7 +20,8 @@ from gamesolve.game.factored import DECISION, FactoredGame
 from gamesolve.game.rollout import no_rollout
 from gamesolve.options import parse_boolean
 from gamesolve.rng import mix
-from gamesolve.solve import mccfr_kernels as K
+from gamesolve.solve.kernels import mccfr as K
+from gamesolve.solve.kernels.row_fetch import no_fetch
 from gamesolve.solve.rows import explicit_slots
 from gamesolve.solve.schedule import Clock, Schedule
 from gamesolve.threads import run_parts
@@ -263,14 +264,6 @@ class ScheduledRun:
             self._sync_counters()
             if on_batch is not None:
                 on_batch(n, dt)
-
-
-def no_fetch() -> K.Fetch:
-    """The kernels' row-cache bundle, off."""
-    empty = np.zeros(0, dtype=np.int64)
-    return K.Fetch(on=False, seed=np.uint64(0), number=empty, seen=np.zeros(0, dtype=np.uint8), miss=np.zeros((0, 0), dtype=np.int64),
-                   miss_n=empty, undo_pos=np.zeros((0, 0), dtype=np.int64), undo_old=np.zeros((0, 0)),
-                   undo_kind=np.zeros((0, 0), dtype=np.uint8), undo_owner=np.zeros((0, 0), dtype=np.int64), undo_n=empty, deferred=np.zeros(0, dtype=np.uint8))  # fmt: skip
 
 
 def headroom(max_row: int, per_iteration: int = 0) -> tuple[int, int]:
@@ -610,7 +603,7 @@ class MCCFRTrainer(ScheduledRun):
         Dice 2x6: 2.8 GB of averages instead of 2.8 GB more, and the 5.6 GB of sums freed).
         The trainer cannot train or save after this.
 
-        The view is safe because regret matching (:mod:`gamesolve.solve.regret_matching`)
+        The view is safe because regret matching (:mod:`gamesolve.solve.kernels.regret_matching`)
         sums a row's regrets before it writes, and reads each entry before writing that same
         entry; the blends that follow read the average sums, never the regrets."""
         rows = self.average_rows(out=self.regrets[: self.used].view(np.float32))
