@@ -25,7 +25,7 @@ Design (docs/distributed.md):
   row are undone and deferred, the shards serve the missing rows (one request per worker
   and shard per pass), and the deferred iterations run again, until the round is done.
 * **Schedules** (discount, pruning, UPDATE-STRATEGY, snapshots) are the single-process
-  driver's (:class:`~gamesolve.solve.mccfr.ScheduledRun`), fired between rounds: a discount
+  driver's (:class:`~gamesolve.solve.scheduled_run.ScheduledRun`), fired between rounds: a discount
   is applied to replicas and shards alike, snapshots are taken by each shard of its rows,
   UPDATE-STRATEGY runs on worker 0 and its phi changes travel with the next round's rows.
 * **Failures.** A worker lost mid-run (its process or its machine) is replaced when the
@@ -47,8 +47,9 @@ import attrs
 import numpy as np
 
 from gamesolve.rng import mix
-from gamesolve.solve.mccfr import Counters, MCCFRConfig, MCCFRTrainer, ScheduledRun
+from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.row_cache import RowCache, check_limit, row_counts
+from gamesolve.solve.scheduled_run import Counters, ScheduledRun
 from gamesolve.solve.shards import Rows, allocate, gather, load_parts, merge_rows, put_rows, scatter, take_rows
 
 PART = "part-{:03d}"
