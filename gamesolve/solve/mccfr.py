@@ -260,7 +260,7 @@ class MCCFRTrainer(ScheduledRun):
         self._batch = 1000
         self._exact_reach = None  # strategy_update=exact's buffers, made on its first update
         self._exact_stack = None
-        self.fetch = no_fetch()  # a row cache's bundle (gamesolve.solve.row_cache); off: rows are allocated here
+        self.fetch = no_fetch()  # a row cache's bundle (gamesolve.distribute.row_cache); off: rows are allocated here
 
     # The tables by their old names (tests, stores and summaries read them).
     @property

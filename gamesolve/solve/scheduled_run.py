@@ -1,8 +1,8 @@
 """Algorithm 1's outer loop, whatever runs the iterations: batches with the schedules
 (discount, UPDATE-STRATEGY, snapshots) fired between them as
 :class:`~gamesolve.solve.schedule.Clock` says, and the counters a checkpoint keeps.
-:class:`~gamesolve.solve.mccfr.MCCFRTrainer` runs it on one process's threads,
-:class:`~gamesolve.solve.distributed.RayTrainer` on a cluster's workers."""
+:class:`~gamesolve.solve.mccfr.MCCFRTrainer` runs it on one process's threads, the
+distribution package's trainer on a cluster's workers (:mod:`gamesolve.solve.trainer`)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class ScheduledRun:
     """Algorithm 1's outer loop: batches of iterations with the schedules fired between them
     (discount, UPDATE-STRATEGY, snapshots), whatever runs the iterations: one process's
     threads (:class:`MCCFRTrainer`) or a cluster's workers
-    (:class:`gamesolve.solve.distributed.RayTrainer`).
+    (:class:`gamesolve.distribute.ray_trainer.RayTrainer`).
 
     A subclass has ``config``, ``counters`` and ``_batch`` and provides ``_run_batch(n)``,
     ``update_strategy()``, ``discount(d)``, ``take_snapshot()`` and ``_sync_counters()``."""

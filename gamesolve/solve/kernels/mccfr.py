@@ -27,7 +27,7 @@ and 1.3x on Leduc: a quarter of the time went to reference counts. (``ROLLOUT`` 
 :func:`~gamesolve.game.rollout.rollout_value` with their bundle: a leaf's rollout is long.)
 
 Why the row cache's undo log stays in this kernel (issue #35 asked whether it could leave):
-a distributed worker with a row cache (:mod:`gamesolve.solve.row_cache`) must run the
+a distributed worker with a row cache (:mod:`gamesolve.distribute.row_cache`) must run the
 *same* iterations as a replica, so it runs this traversal, with four hooks in its loop (the
 allocation point records a miss instead of allocating; a regret update, a sampled average
 and a phi entry are logged before they are written; a deferred iteration is rolled back).

@@ -1,6 +1,6 @@
 """The row cache's undo log, as the MCCFR kernel (:mod:`gamesolve.solve.kernels.mccfr`) keeps it.
 
-A distributed worker with a row cache (:mod:`gamesolve.solve.row_cache`) traverses
+A distributed worker with a row cache (:mod:`gamesolve.distribute.row_cache`) traverses
 with the single-process kernel on a table that lacks rows. The kernel then records the
 owners it misses, logs every write of the iteration (:func:`undo`) and, if the iteration
 met an absent row, rolls them back (:func:`roll_back`), so the iteration can run again,
@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 Fetch = namedtuple("Fetch", "on seed number seen miss miss_n undo_pos undo_old undo_kind undo_owner undo_n deferred")
-"""A row cache's bundle (:mod:`gamesolve.solve.row_cache`; ``on`` False: not used). In a
+"""A row cache's bundle (:mod:`gamesolve.distribute.row_cache`; ``on`` False: not used). In a
 cache, a node whose rows are absent is not allocated: its owner is recorded in ``miss``
 (per thread, ``miss_n`` of them) and the iteration is *deferred*: ``deferred[d]`` gets bit 1
 (bit 2: the undo log was full), its writes stop, and at its end every write it made

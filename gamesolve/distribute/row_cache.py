@@ -6,7 +6,7 @@ are few) and at most ``limit`` rows in all (a row: one private state of an owner
 owners are cached whole). When an iteration reaches a row the cache lacks, the kernel
 records the row's owner, undoes the iteration's writes and marks it deferred
 (:data:`~gamesolve.solve.kernels.row_fetch.Fetch`); the worker fetches the missing owners from
-their shards (one request per shard and pass, see :class:`gamesolve.solve.distributed.RayTrainer`)
+their shards (one request per shard and pass, see :class:`gamesolve.distribute.ray_trainer.RayTrainer`)
 and runs the deferred iterations again, from their own random streams, until none is left.
 So a round's iterations are the same iterations as with a replica; only their order differs
 (a deferred iteration runs after the others of its pass).
@@ -25,7 +25,7 @@ from gamesolve.rng import mix
 from gamesolve.solve.kernels import mccfr as K
 from gamesolve.solve.kernels.row_fetch import Fetch, no_fetch
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
-from gamesolve.solve.shards import Rows, allocate, block_index, gather, scatter
+from gamesolve.distribute.shards import Rows, allocate, block_index, gather, scatter
 
 UNDO = 1 << 14  # undo-log entries per thread at first (doubled when an iteration needs more)
 MISSES = 1 << 14  # owners a thread records per pass (more are found when the iteration runs again)
