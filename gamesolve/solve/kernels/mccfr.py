@@ -26,18 +26,23 @@ scalar-only helpers; terminals are read in place (``FIXED`` and ``TABLE`` direct
 and 1.3x on Leduc: a quarter of the time went to reference counts. (``ROLLOUT`` leaves call
 :func:`~gamesolve.game.rollout.rollout_value` with their bundle: a leaf's rollout is long.)
 
-Why the row cache's undo log stays in this kernel (issue #35 asked whether it could leave):
-a distributed worker with a row cache (:mod:`gamesolve.distribute.row_cache`) must run the
-*same* iterations as a replica, so it runs this traversal, with four hooks in its loop (the
-allocation point records a miss instead of allocating; a regret update, a sampled average
-and a phi entry are logged before they are written; a deferred iteration is rolled back).
-The bundle, the log and the roll back are in :mod:`gamesolve.solve.kernels.row_fetch`; the
-hooks cannot leave the loop at no cost. A second traversal for caches would be a copy of the
-hot loop kept in step by hand (and a cache's iterations equal a replica's only while the
-two agree). Hooks passed in as numba functions would be called with the bundle's arrays,
-which is the reference-count cost measured above (1.3-1.5x). Off (``fetch.on`` False, the
-single-process trainer), each hook is one test of a local boolean, taken the same way on
-every node of a run.
+Why the row cache's undo log stays in this kernel's source (issue #35 asked whether it could
+leave): a distributed worker with a row cache (:mod:`gamesolve.distribute.row_cache`) must
+run the *same* iterations as a replica, so it runs this traversal, with four hooks in its
+loop (the allocation point records a miss instead of allocating; a regret update, a sampled
+average and a phi entry are logged before they are written; a deferred iteration is rolled
+back). The bundle, the log and the roll back are in :mod:`gamesolve.solve.kernels.row_fetch`.
+The hooks themselves cannot leave the loop at no cost: a second traversal for caches would
+be a copy of the hot loop kept in step by hand (and a cache's iterations equal a replica's
+only while the two agree), and hooks passed in as numba functions would be called with the
+bundle's arrays, the reference-count cost measured above (1.3-1.5x). Nor can they stay
+free where they are: present but off (one test of a local boolean each) they cost one
+process's Leduc MCCFR about 5% (``benchmarks/compare_commits.py --what mccfr --game leduc``,
+docs/benchmarks.md). So they leave the *compiled* kernel instead: one process's trainer
+passes :data:`~gamesolve.solve.kernels.row_fetch.NoFetch`, a bundle type of its own, for
+which :func:`~gamesolve.solve.kernels.row_fetch.is_on` is the constant False and numba
+compiles the traversal with every hook folded away (the same bits); a row cache's
+``Fetch`` gets the other compilation.
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import contest_value
 from gamesolve.rng import categorical, splitmix, stream
 from gamesolve.solve.kernels.regret_matching import regret_matching
-from gamesolve.solve.kernels.row_fetch import roll_back, undo
+from gamesolve.solve.kernels.row_fetch import is_on, roll_back, undo
 
 INT32_MAX = 2147483647
 
@@ -123,7 +128,7 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig, fetch, thread)
             regret_matching(tables.regrets, row, 1, n_act, sig, 0, False)
             state, u = splitmix(state)
             a = categorical(u, sig, 0, n_act)
-            if fetch.on and not undo(fetch, thread, d, tables.phi, row + a, 1, 2, -1):
+            if is_on(fetch) and not undo(fetch, thread, d, tables.phi, row + a, 1, 2, -1):
                 continue
             tables.phi[row + a] += 1.0
             stack[top] = tree.child_list[c0 + a]
@@ -215,7 +220,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     mark = touched.shape[0] > 0
     res_next, res_end = tables.res_next, tables.res_end
     scale, regret_floor, prune_threshold = cfg.scale, cfg.regret_floor, cfg.prune_threshold
-    fetching = fetch.on
+    fetching = is_on(fetch)  # a constant False for one process's bundle (row_fetch.NoFetch)
     deferred, seen = fetch.deferred, fetch.seen
     state = tables.rng[thread]
     count = 0

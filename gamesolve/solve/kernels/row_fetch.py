@@ -7,7 +7,8 @@ met an absent row, rolls them back (:func:`roll_back`), so the iteration can run
 unchanged, once the rows are fetched. This module holds the bundle, the log and the roll
 back; the four places that call them (a regret row's update, a sampled average's, a phi
 entry of UPDATE-STRATEGY, and the allocation point that records a miss) stay in the
-traversal, whose loop they sit in: see the kernel module's text for why.
+traversal, whose loop they sit in (see the kernel module's text for why), and one
+process's trainer compiles them away: its bundle is a :data:`NoFetch`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.extending import overload
 
 Fetch = namedtuple("Fetch", "on seed number seen miss miss_n undo_pos undo_old undo_kind undo_owner undo_n deferred")
 """A row cache's bundle (:mod:`gamesolve.distribute.row_cache`; ``on`` False: not used). In a
@@ -29,12 +32,31 @@ stream (``seed``, its global number ``number[d]``), so a rerun is the same itera
 ``seen`` marks the owners whose rows were read (the cache evicts the least recently seen)."""
 
 
-def no_fetch() -> Fetch:
+NoFetch = namedtuple("NoFetch", Fetch._fields)
+"""The bundle, off (:func:`no_fetch`): the same fields under a type of its own, so that numba
+compiles the traversal apart for it, with every hook folded away (:func:`is_on` is the
+constant False there). One process's trainer runs that compilation; a row cache the other."""
+
+
+def is_on(fetch) -> bool:
+    """Whether the row cache's hooks run: ``fetch.on``; a constant False for :data:`NoFetch`
+    when compiled (so the traversal of one process carries no hook)."""
+    return not isinstance(fetch, NoFetch) and bool(fetch.on)
+
+
+@overload(is_on, inline="always")
+def _is_on(fetch):
+    if isinstance(fetch, types.BaseNamedTuple) and fetch.instance_class is NoFetch:
+        return lambda fetch: False
+    return lambda fetch: fetch.on
+
+
+def no_fetch() -> NoFetch:
     """The kernels' row-cache bundle, off."""
     empty = np.zeros(0, dtype=np.int64)
-    return Fetch(on=False, seed=np.uint64(0), number=empty, seen=np.zeros(0, dtype=np.uint8), miss=np.zeros((0, 0), dtype=np.int64),
-                 miss_n=empty, undo_pos=np.zeros((0, 0), dtype=np.int64), undo_old=np.zeros((0, 0)),
-                 undo_kind=np.zeros((0, 0), dtype=np.uint8), undo_owner=np.zeros((0, 0), dtype=np.int64), undo_n=empty, deferred=np.zeros(0, dtype=np.uint8))  # fmt: skip
+    return NoFetch(on=False, seed=np.uint64(0), number=empty, seen=np.zeros(0, dtype=np.uint8), miss=np.zeros((0, 0), dtype=np.int64),
+                   miss_n=empty, undo_pos=np.zeros((0, 0), dtype=np.int64), undo_old=np.zeros((0, 0)),
+                   undo_kind=np.zeros((0, 0), dtype=np.uint8), undo_owner=np.zeros((0, 0), dtype=np.int64), undo_n=empty, deferred=np.zeros(0, dtype=np.uint8))  # fmt: skip
 
 
 @njit(cache=True, inline="always")
