@@ -38,8 +38,8 @@ CONFIGS = {
 
 def game_rows(preset: str) -> int:
     """The preset's table rows (owner nodes times their private states)."""
-    from gamesolve.solve.distributed import WorkerSpec, build_form
-    from gamesolve.solve.row_cache import row_counts
+    from gamesolve.distribute.worker import WorkerSpec, build_form
+    from gamesolve.distribute.row_cache import row_counts
 
     return int(row_counts(build_form(WorkerSpec("nlth", {}, preset, (), {}, 0)))[0].sum())
 

@@ -23,7 +23,7 @@ def kernel_cache_dir(version: str) -> Path:
     """numba's cache folder: ``<root>/numba/<version>-<digest of the kernels' sources>``.
 
     numba checks a cached kernel against its own file only, not against the modules whose
-    functions it calls or inlines (:mod:`gamesolve.solve.regret_matching`, :mod:`gamesolve.rng`
+    functions it calls or inlines (:mod:`gamesolve.solve.kernels.regret_matching`, :mod:`gamesolve.rng`
     in every solver's kernels), and an editable install or a ``git pull`` keeps the version.
     So the folder is keyed by the source of every module of gamesolve and of its installed
     plugins that uses numba: a changed kernel or helper anywhere moves the whole cache, and no

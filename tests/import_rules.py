@@ -17,6 +17,7 @@ exist nowhere on disk (tests/test_architecture.py does).
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,6 +201,29 @@ def kernel_imports_of_the_command_line(graph: ImportGraph) -> set[tuple[str, str
     """numba kernel modules import neither click nor the core's command line."""
     kernels = kernel_modules(graph)
     return {(i.importer, i.imported) for i in graph.imports if i.importer in kernels and is_command_line(i.imported)}
+
+
+KERNELS = f"{CORE}.solve.kernels"
+KERNEL_LIBRARIES = frozenset({"numpy", "numba"})  # beside the standard library
+
+
+def kernel_folder_imports_beyond_arrays(graph: ImportGraph, core_allowed: set[str]) -> set[tuple[str, str]]:
+    """The solvers' kernel folder (``gamesolve/solve/kernels/``) is numba only: its modules
+    import numpy, numba and the standard library, and of the core only ``core_allowed``
+    (folders or modules: the basics and ``game/``) and their own folder; no driver of
+    ``solve/``, no attrs, no click."""
+    out = set()
+    for i in graph.imports:
+        if not within(i.importer, KERNELS):
+            continue
+        top = i.imported.split(".")[0]
+        if top == CORE:
+            ok = within(i.imported, KERNELS) or any(within(i.imported, c) for c in core_allowed)
+        else:
+            ok = top in KERNEL_LIBRARIES or top in sys.stdlib_module_names
+        if not ok:
+            out.add((i.importer, i.imported))
+    return out
 
 
 def command_line_imports_below_the_top_level(graph: ImportGraph) -> set[tuple[str, str]]:

@@ -109,6 +109,24 @@ def test_numba_kernel_modules_import_neither_click_nor_the_command_line(tree):
     assert R.kernel_imports_of_the_command_line(tree) == set()
 
 
+def basics_of_the_document(text: str) -> set[str]:
+    """The modules of the table's basics line."""
+    line = next(line for line in text.split("## The layers", 1)[1].splitlines() if line.strip().startswith("| basics:"))
+    return {f"{R.CORE}.{p.removesuffix('.py')}" if p != "__init__.py" else R.CORE
+            for p in re.findall(r"`([^`]+)`", line.split("|")[1])}  # fmt: skip
+
+
+def test_the_kernel_folder_imports_only_numpy_numba_the_basics_and_the_game_layer(tree):
+    allowed = basics_of_the_document(ARCHITECTURE.read_text()) | {f"{R.CORE}.game"}
+    assert R.kernel_folder_imports_beyond_arrays(tree, allowed) == set()
+
+
+def test_the_solvers_never_import_the_distribution_package(tree):
+    """(The table says so too; this names the rule the MCCFR solver's trainer interface is for.)"""
+    assert {(i.importer, i.imported) for i in tree.imports
+            if R.within(i.importer, f"{R.CORE}.solve") and R.within(i.imported, f"{R.CORE}.distribute")} == set()  # fmt: skip
+
+
 def test_only_the_top_level_command_line_imports_click_or_gamesolve_cli(tree):
     assert R.command_line_imports_below_the_top_level(tree) - COMMAND_LINE_EXCEPTIONS == set()
 
@@ -252,6 +270,16 @@ def test_the_checker_counts_each_top_level_module_as_its_own_folder():
     g = graph(("gamesolve.cli", "from gamesolve.plot.cli import plot\n"), ("gamesolve.plot.cli", "from gamesolve.errors import E\n"),
               ("gamesolve.errors", ""))  # fmt: skip
     assert R.folder_cycles(g, "gamesolve") == set()
+
+
+def test_the_checker_reports_a_kernel_that_imports_a_driver_attrs_or_click():
+    g = graph(("gamesolve.solve.kernels.fast", "import math\nimport numpy as np\nfrom numba import njit\nimport attrs\n"
+               "from gamesolve.rng import mix\nfrom gamesolve.game.factored import CHANCE\nfrom gamesolve.solve.mccfr import T\n"
+               "from gamesolve.solve.kernels.other import f\nimport click\n"),
+              ("gamesolve.solve.mccfr", ""), ("gamesolve.solve.kernels.other", ""), ("gamesolve.rng", ""), ("gamesolve.game.factored", ""))  # fmt: skip
+    assert R.kernel_folder_imports_beyond_arrays(g, {"gamesolve.rng", "gamesolve.game"}) == {
+        ("gamesolve.solve.kernels.fast", "attrs"), ("gamesolve.solve.kernels.fast", "gamesolve.solve.mccfr"),
+        ("gamesolve.solve.kernels.fast", "click")}  # fmt: skip
 
 
 def test_the_checker_reports_an_import_the_layers_do_not_allow():

@@ -136,6 +136,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
         out=out, threads=threads, auto_threads=_not_given(ctx, "threads"), resume=resume, options=options, preset=preset, pm=host.pm,
         force=force, checkpoint_minutes=checkpoint_minutes, evaluate=exact_evaluator, evaluate_form=vector_evaluator,
         ray=ray_address, workers=workers or 2, cache_rows=cache_rows or 0, plugins_dirs=plugin_dirs(ctx),
+        remote=_remote_trainer(ray_address),
     )  # fmt: skip
     try:
         with BarProgress(quiet=as_json) as progress:
@@ -217,3 +218,13 @@ def _resumed_run(host, out: Path, game_name, algo, players, params, preset):
         raise InputError(f"{out} holds a run of preset {stored_preset}, not {preset}")
     players = int(stored.pop("players")) if "players" in stored else players
     return meta["game"], meta.get("algo"), players, {**stored, **params}, preset or meta.get("preset")
+
+
+def _remote_trainer(ray_address: str | None):
+    """With ``--ray``: the trainer factory the MCCFR solvers train on the cluster with
+    (gamesolve/solve/trainer.py; the solvers do not import the distribution package)."""
+    if ray_address is None:
+        return None
+    from gamesolve.distribute.ray_trainer import ray_trainer
+
+    return ray_trainer

@@ -27,7 +27,7 @@ from gamesolve.game.continuation import continuation_names, packed_action
 from gamesolve.game.factored import CHANCE, DECISION, TERMINAL, FactoredGame, chance_paths, subtree_ends
 from gamesolve.game.terminals import terminal_value
 from gamesolve.rng import categorical, splitmix, stream
-from gamesolve.solve.mccfr_kernels import DealArrays, chance_child
+from gamesolve.solve.kernels.mccfr import DealArrays, chance_child
 from gamesolve.search.policy import Policy, policy_rows
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from gamesolve.game.explicit_tree import DECISION, ExplicitTree
 from gamesolve.game.tree_walks import edge_players
-from gamesolve.solve import tabular_kernels as K
+from gamesolve.solve.kernels import tabular as K
 
 
 @attrs.frozen

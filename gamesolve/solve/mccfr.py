@@ -9,8 +9,6 @@ time for schedules in minutes.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -20,9 +18,11 @@ from gamesolve.game.factored import DECISION, FactoredGame
 from gamesolve.game.rollout import no_rollout
 from gamesolve.options import parse_boolean
 from gamesolve.rng import mix
-from gamesolve.solve import mccfr_kernels as K
+from gamesolve.solve.kernels import mccfr as K
+from gamesolve.solve.kernels.row_fetch import no_fetch
 from gamesolve.solve.rows import explicit_slots
 from gamesolve.solve.schedule import Clock, Schedule
+from gamesolve.solve.scheduled_run import Counters, ScheduledRun
 from gamesolve.threads import run_parts
 
 RESERVOIR = 1 << 16  # table entries handed to a thread at a time (at least; see headroom)
@@ -157,122 +157,6 @@ def frozen_arrays(num_nodes: int, frozen: dict[tuple[int, int], np.ndarray]) -> 
     return K.Frozen(node_slot, np.array(private, dtype=np.int32), np.array(start, dtype=np.int64), np.array(probs, dtype=np.float64))
 
 
-@attrs.define
-class Counters:
-    """Progress of the schedules (part of a checkpoint)."""
-
-    iteration: int = 0
-    elapsed: float = 0.0  # seconds of training, summed over runs
-    discounts: int = 0
-    strategy_updates: int = 0
-    snapshots: int = 0
-    nodes_visited: int = 0
-    dropped_rows: int = 0  # row allocations refused: no room in the tables or in a thread's reservoir
-    saturated_regrets: int = 0  # regret updates clipped at int32's top
-
-
-class ScheduledRun:
-    """Algorithm 1's outer loop: batches of iterations with the schedules fired between them
-    (discount, UPDATE-STRATEGY, snapshots), whatever runs the iterations: one process's
-    threads (:class:`MCCFRTrainer`) or a cluster's workers
-    (:class:`gamesolve.solve.distributed.RayTrainer`).
-
-    A subclass has ``config``, ``counters`` and ``_batch`` and provides ``_run_batch(n)``,
-    ``update_strategy()``, ``discount(d)``, ``take_snapshot()`` and ``_sync_counters()``."""
-
-    batch_seconds = 0.2  # the length of a batch it aims at (progress, time limits, schedules stay sharp)
-
-    def _events(self) -> None:
-        """Fire the schedules due at the current iteration and time (Algorithm 1)."""
-        c = self.config
-        clock = c.clock
-        k = self.counters
-        minutes = k.elapsed / 60
-        exact = c.strategy_update == "exact"
-        # Exact updates come here for either unit (the kernels do none): one weighted by the
-        # intervals since the last (batches stop at each interval in iterations: _next_stop).
-        # Sampled ones come here in minutes only (in iterations the kernels make them): one.
-        if c.average == "pluribus" and (exact or c.strategy_interval.minutes is not None):
-            due = clock.strategy_updates_due(k.iteration, minutes)
-            if due > k.strategy_updates:
-                weight = due - k.strategy_updates if exact else 1
-                k.strategy_updates = due
-                self.update_strategy(weight)
-        while True:
-            due = clock.discount_due(k.discounts + 1, k.iteration, minutes)
-            if not due:
-                break
-            k.discounts += 1
-            self.discount(k.discounts / (k.discounts + 1.0))  # (t / I) / (t / I + 1), line 20
-        if c.average == "pluribus" and clock.snapshot_due(k.snapshots, k.iteration, minutes):
-            self.take_snapshot()
-
-    def _next_stop(self, target: int | None) -> int:
-        k = self.counters
-        stop = k.iteration + self._batch
-        if target is not None:
-            stop = min(stop, target)
-        c = self.config
-        clock = attrs.evolve(c.clock, snapshot_start=c.snapshot_start if c.average == "pluribus" else Schedule())
-        event = clock.next_stop(k.iteration, k.discounts, k.snapshots)
-        if event is not None:
-            stop = min(stop, event)
-        if c.average == "pluribus" and c.strategy_update == "exact":
-            event = c.strategy_interval.next_iteration(k.iteration)
-            if event is not None:
-                stop = min(stop, event)
-        return max(stop, k.iteration + 1)
-
-    def _adapt_batch(self, n: int, dt: float) -> None:
-        """After a batch of ``n`` iterations that took ``dt`` seconds: the next batches'
-        length, aiming at :attr:`batch_seconds` (at most 4x longer at a time)."""
-        if dt > 0 and n == self._batch:
-            self._batch = int(min(max(self._batch * min(4.0, self.batch_seconds / dt), 100), 5_000_000))
-
-    def run(
-        self,
-        iterations: int | None = None,
-        minutes: float | None = None,
-        on_batch: Callable[[int, float], None] | None = None,
-    ) -> None:
-        """Train for ``iterations`` more iterations or ``minutes`` of wall time (or both:
-        whichever comes first). ``on_batch(iterations_done, seconds)`` after each batch."""
-        if iterations is None and minutes is None:
-            raise ValueError("MCCFR needs --iterations or --minutes")
-        target = None if iterations is None else self.counters.iteration + int(iterations)
-        deadline = None if minutes is None else time.perf_counter() + minutes * 60
-        rate = 0.0  # iterations per second of the last batch
-        while True:
-            if target is not None and self.counters.iteration >= target:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            n = self._next_stop(target) - self.counters.iteration
-            if deadline is not None and rate > 0:
-                # The last batch ends at the deadline, not up to a batch after it (a search's
-                # decision has a time budget).
-                n = max(1, min(n, int(rate * (deadline - time.perf_counter()))))
-            t0 = time.perf_counter()
-            n = self._run_batch(n)
-            dt = time.perf_counter() - t0
-            rate = n / dt if dt > 0 else 0.0
-            self.counters.iteration += n
-            self.counters.elapsed += dt
-            self._events()
-            self._adapt_batch(n, dt)
-            self._sync_counters()
-            if on_batch is not None:
-                on_batch(n, dt)
-
-
-def no_fetch() -> K.Fetch:
-    """The kernels' row-cache bundle, off."""
-    empty = np.zeros(0, dtype=np.int64)
-    return K.Fetch(on=False, seed=np.uint64(0), number=empty, seen=np.zeros(0, dtype=np.uint8), miss=np.zeros((0, 0), dtype=np.int64),
-                   miss_n=empty, undo_pos=np.zeros((0, 0), dtype=np.int64), undo_old=np.zeros((0, 0)),
-                   undo_kind=np.zeros((0, 0), dtype=np.uint8), undo_owner=np.zeros((0, 0), dtype=np.int64), undo_n=empty, deferred=np.zeros(0, dtype=np.uint8))  # fmt: skip
-
-
 def headroom(max_row: int, per_iteration: int = 0) -> tuple[int, int]:
     """(refill_below, reservoir) for rows of at most ``max_row`` entries, where one iteration
     allocates at most ``per_iteration`` entries (see :func:`iteration_allocation_bound`). A
@@ -376,7 +260,7 @@ class MCCFRTrainer(ScheduledRun):
         self._batch = 1000
         self._exact_reach = None  # strategy_update=exact's buffers, made on its first update
         self._exact_stack = None
-        self.fetch = no_fetch()  # a row cache's bundle (gamesolve.solve.row_cache); off: rows are allocated here
+        self.fetch = no_fetch()  # a row cache's bundle (gamesolve.distribute.row_cache); off: rows are allocated here
 
     # The tables by their old names (tests, stores and summaries read them).
     @property
@@ -610,7 +494,7 @@ class MCCFRTrainer(ScheduledRun):
         Dice 2x6: 2.8 GB of averages instead of 2.8 GB more, and the 5.6 GB of sums freed).
         The trainer cannot train or save after this.
 
-        The view is safe because regret matching (:mod:`gamesolve.solve.regret_matching`)
+        The view is safe because regret matching (:mod:`gamesolve.solve.kernels.regret_matching`)
         sums a row's regrets before it writes, and reads each entry before writing that same
         entry; the blends that follow read the average sums, never the regrets."""
         rows = self.average_rows(out=self.regrets[: self.used].view(np.float32))

@@ -15,12 +15,12 @@ from gamesolve.game.compile import compiled_tree, factored_form
 from gamesolve.game.explicit_tree import CompileError
 from gamesolve.game.factored import FormError
 from gamesolve.game.tree_size import too_big
-from gamesolve.solve.distributed import is_sharded
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
 from gamesolve.solve.stop import DeferredStop, StopRequested
 from gamesolve.solve.tabular import exact_pair
+from gamesolve.solve.trainer import RemoteRun
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store import metrics as M
 from gamesolve.store.form_cache import FormCache
@@ -152,7 +152,7 @@ def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dic
         else:
             trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=int(stored["seed"]))
             if resumable:
-                if is_sharded(out):
+                if ckpt.is_sharded(out):
                     raise StoreError(f"{out} was trained on a Ray cluster; continue it with --ray (--ray local --workers 1 "
                                      "runs it in one process of this machine)")  # fmt: skip
                 arrays, state = ckpt.read_checkpoint(out)
@@ -181,7 +181,7 @@ def checkpoint_trainer(path, form, threads: int = 1) -> MCCFRTrainer:
     """A trainer holding the last checkpoint of the MCCFR store at ``path``, whose run trained
     on ``form`` (its strategy: ``average_rows()``, ``current_rows()``)."""
     meta = ckpt.read_meta(path)
-    if is_sharded(path):
+    if ckpt.is_sharded(path):
         raise StoreError(f"{path} was trained on a Ray cluster (its tables are in shard parts); it cannot be read here")
     arrays, state = ckpt.read_checkpoint(path)
     trainer = MCCFRTrainer(form, MCCFRConfig.from_options(meta["config"], legacy=True), threads=threads, seed=int(meta["seed"]))
@@ -191,16 +191,17 @@ def checkpoint_trainer(path, form, threads: int = 1) -> MCCFRTrainer:
 
 
 def _ray_trainer(request: SolveRequest, tree, config: MCCFRConfig, seed: int, progress: Progress, resume: bool):
-    """The head of a run on a Ray cluster (docs/distributed.md)."""
-    from gamesolve.solve.distributed import RayTrainer, WorkerSpec
-
-    spec = WorkerSpec(
-        game=request.game.name, params={k: str(v) for k, v in request.game.params.items()}, preset=request.preset,
-        plugins_dirs=tuple(request.plugins_dirs), config=config.as_dict(), seed=seed, threads=request.threads,
-        cache_rows=request.cache_rows,
+    """The head of a run on a Ray cluster (docs/distributed.md), from the factory the command
+    layer supplies (``request.remote``: :mod:`gamesolve.solve.trainer`)."""
+    if request.remote is None:
+        raise ValueError("--ray needs a remote trainer: the solve command supplies gamesolve.distribute's")
+    run = RemoteRun(
+        form=tree, config=config, seed=seed, game=request.game.name, params={k: str(v) for k, v in request.game.params.items()},
+        preset=request.preset, plugins_dirs=tuple(request.plugins_dirs), address=request.ray, workers=request.workers,
+        threads=request.threads, cache_rows=request.cache_rows, out=request.out, resume=resume, note=progress.note,
     )  # fmt: skip
     progress.note(f"starting {request.workers} Ray workers of {request.threads} thread(s) ({request.ray})")
-    return RayTrainer(tree, config, spec, request.workers, address=request.ray, out=request.out, resume=resume, note=progress.note)
+    return request.remote(run)
 
 
 def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFRConfig, interval: float | None,

@@ -45,6 +45,10 @@ class SolveRequest:
     workers: int = 1  # Ray workers (with ``ray``)
     cache_rows: int = 0  # with ``ray``: > 0, each worker caches at most this many rows instead of a replica of the tables
     plugins_dirs: tuple[str, ...] = ()  # local plugin folders, for workers to load too
+    # With ``ray``, the factory of the trainer that runs on the cluster, supplied by the command
+    # layer (which may import the distribution package; the solvers may not): see
+    # gamesolve/solve/trainer.py. ``remote(RemoteRun) -> RemoteTrainer``.
+    remote: Callable[[Any], Any] | None = None
 
 
 class Progress:

@@ -4,8 +4,8 @@ vector-form Linear CFR on small subgames), and a fast full-width solver for any 
 deals can be listed.
 
 :class:`VectorCFR` keeps one row of regrets per (decision node, private state), like the
-MCCFR tables (stored action-major per node: :data:`~gamesolve.solve.vcfr_kernels.VectorTables`),
-and runs :mod:`gamesolve.solve.vcfr_kernels`. The CFR variant is a
+MCCFR tables (stored action-major per node: :data:`~gamesolve.solve.kernels.vcfr.VectorTables`),
+and runs :mod:`gamesolve.solve.kernels.vcfr`. The CFR variant is a
 :class:`~gamesolve.solve.cfr.CFRConfig` (DCFR by default; ``weighting=linear`` for Linear
 CFR; the other tabular presets too), so a vector solve and a tabular solve of one game
 follow the same schedule.
@@ -24,7 +24,7 @@ from gamesolve.game.removal_multi import check_pair_items, prefix_sweep
 from gamesolve.game.symmetry import has_twins, invariant, no_symmetry, restrict
 from gamesolve.game.terminals import empty_terminal_deals, terminal_deals
 from gamesolve.options import parse_boolean
-from gamesolve.solve import vcfr_kernels as K
+from gamesolve.solve.kernels import vcfr as K
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
 from gamesolve.solve.rows import explicit_slots
 from gamesolve.threads import run_parts
@@ -129,7 +129,7 @@ class VectorCFR:
                             "(ranges) with positive reach shares an item or has probability 0")  # fmt: skip
 
     def _new_scratch(self, threads: int) -> K.Scratch:
-        """Path buffers for ``threads`` threads (:data:`~gamesolve.solve.vcfr_kernels.Scratch`)."""
+        """Path buffers for ``threads`` threads (:data:`~gamesolve.solve.kernels.vcfr.Scratch`)."""
         depth, widest = K.depth_and_width(self._tree)
         p, s, a = self.form.num_players, len(self.states), max(widest, 1)
         return K.Scratch(
@@ -249,7 +249,7 @@ class VectorCFR:
                 K._finish_fixed(self._tree, self.tables, self._fixed, self.schedule, p, pos_d, neg_d)
 
     def _pass(self, sched, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out) -> None:
-        """One pass (:func:`~gamesolve.solve.vcfr_kernels.one_pass`); with several threads,
+        """One pass (:func:`~gamesolve.solve.kernels.vcfr.one_pass`); with several threads,
         its cut subtrees in contiguous blocks of the balanced job order, one block a thread."""
         ps = K.Pass(int(p), int(t), float(weight), float(pos_d), float(neg_d), int(mode), src, bool(use_fixed))
         args = (*self._kernel_args(), sched, self._fixed, self._cuts, self._no_cuts, self._scratch, ps, out)

@@ -9,7 +9,7 @@ below a public chance node does not depend on the outcome dealt there. So the ga
 once with **one outcome at every public chance node** (the *template*: the subgame's tree
 for one board), and each iteration relabels the template's chance edges with a freshly drawn
 board and walks it with the very kernels of :class:`~gamesolve.solve.vcfr.VectorCFR`
-(:func:`gamesolve.solve.vcfr_kernels.run`; no kernel of its own, so nothing new to compile).
+(:func:`gamesolve.solve.kernels.vcfr.run`; no kernel of its own, so nothing new to compile).
 
 Tables are allocated lazily per board reached: the rows of the template's level-0 nodes (the
 current round) once; the rows of level ``L`` nodes in one block per prefix of ``L``
@@ -81,7 +81,7 @@ import numpy as np
 
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FactoredGame, FormError
 from gamesolve.game.removal import item_removal
-from gamesolve.solve import vcfr_kernels as K
+from gamesolve.solve.kernels import vcfr as K
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
 from gamesolve.solve.vcfr import VectorCFR, _offsets
 from gamesolve.threads import run_parts

@@ -105,6 +105,12 @@ def latest(path: str | os.PathLike) -> str | None:
     return integrity.read_pointer(Path(path), LATEST)
 
 
+def is_sharded(path: str | os.PathLike) -> bool:
+    """Whether the newest checkpoint at ``path`` was written by a cluster's shards, in parts
+    (:mod:`gamesolve.distribute.parts`): one process cannot read it, a run on Ray can."""
+    return "parts" in open_group(Path(path) / latest(path), "checkpoint").attrs
+
+
 def write_checkpoint(path: str | os.PathLike, arrays: dict[str, np.ndarray], attrs: dict[str, Any],
                      parts: Callable[[Path], None] | None = None) -> str:  # fmt: skip
     """Write a new complete generation, then point ``LATEST`` at it; returns its name.

@@ -5,7 +5,7 @@ import pytest
 
 from gamesolve.evaluate.best_response import TreeEvaluator
 from gamesolve.game.factored import DECISION, SMALL_GAME_MCCFR_DEFAULTS
-from gamesolve.solve import mccfr_kernels as K
+from gamesolve.solve.kernels import mccfr as K
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve.solve.schedule import Schedule
 from gamesolve_kuhn import KuhnGame

@@ -1,6 +1,6 @@
 """Row caches: Ray workers that hold a bounded cache of the tables' rows and fetch the
-others from their shards (gamesolve/solve/row_cache.py, docs/distributed.md), driven in
-this process as :class:`~gamesolve.solve.distributed.RayTrainer` drives them on a cluster
+others from their shards (gamesolve/distribute/row_cache.py, docs/distributed.md), driven in
+this process as :class:`~gamesolve.distribute.ray_trainer.RayTrainer` drives them on a cluster
 (tests/core/test_ray.py runs them there)."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gamesolve.distribute.row_cache import RowCache
+from gamesolve.distribute.shards import Rows, allocate, gather, load_parts, owners_of
+from gamesolve.distribute.worker import MCCFRWorker, WorkerSpec, build_form
 from gamesolve.evaluate.best_response import exact_evaluator
-from gamesolve.solve.distributed import MCCFRWorker, WorkerSpec, build_form
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
-from gamesolve.solve.row_cache import RowCache
-from gamesolve.solve.shards import Rows, allocate, gather, load_parts, owners_of
 
 LEDUC_ROWS = 288
 

@@ -1,8 +1,8 @@
 """Sharded tables and rounds of merged changes, in one process (docs/distributed.md).
 
-The Ray workers of a distributed run are :class:`~gamesolve.solve.distributed.MCCFRWorker`
+The Ray workers of a distributed run are :class:`~gamesolve.distribute.worker.MCCFRWorker`
 objects; here they are driven round by round in this process, as
-:class:`~gamesolve.solve.distributed.RayTrainer` drives them on a cluster
+:class:`~gamesolve.distribute.ray_trainer.RayTrainer` drives them on a cluster
 (tests/core/test_ray.py runs them there)."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gamesolve.distribute.ray_trainer import next_round
+from gamesolve.distribute.shards import Rows, allocate, load_parts, merge_rows, owners_of, row_index
+from gamesolve.distribute.worker import MCCFRWorker, WorkerSpec, build_form
 from gamesolve.evaluate.best_response import exact_evaluator
-from gamesolve.solve.distributed import MCCFRWorker, WorkerSpec, build_form, next_round
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
-from gamesolve.solve.shards import Rows, allocate, load_parts, merge_rows, owners_of, row_index
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from gamesolve.game.factored import CHANCE, FormError
-from gamesolve.solve import vcfr_kernels as K
+from gamesolve.solve.kernels import vcfr as K
 from gamesolve.solve import vcfr_sampled
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.vcfr import VectorCFR

@@ -10,7 +10,7 @@ import numpy as np
 from gamesolve.game.factored import DECISION, TERMINAL
 from gamesolve.game.poker_form import GOES_ON
 from gamesolve.plugins import make_plugin_manager
-from gamesolve.solve import mccfr_kernels as K
+from gamesolve.solve.kernels import mccfr as K
 from gamesolve.solve.mccfr import default_capacity, headroom
 from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.betting.action_abstraction import action_abstraction

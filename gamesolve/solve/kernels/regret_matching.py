@@ -2,12 +2,12 @@
 
 CALCULATE-STRATEGY of the Pluribus supplement (Brown & Sandholm 2019, Algorithm 1, lines
 34-38 in MCCFR's numbering): a row's positive regrets normalised, uniform when none is
-positive. Tabular CFR (:mod:`gamesolve.solve.tabular_kernels`), vector-form CFR
-(:mod:`gamesolve.solve.vcfr_kernels`) and MCCFR (:mod:`gamesolve.solve.mccfr_kernels`, on
+positive. Tabular CFR (:mod:`gamesolve.solve.kernels.tabular`), vector-form CFR
+(:mod:`gamesolve.solve.kernels.vcfr`) and MCCFR (:mod:`gamesolve.solve.kernels.mccfr`, on
 int32 regrets, whose floor keeps pruned actions recoverable) all call it. Two hot loops write
 it out, with the same operations in the same order, and say why: vector CFR's node-at-once
-loop (``vcfr_kernels._node_strategy``, vectorised over private states) and MCCFR's traversal
-(``mccfr_kernels.run_thread``, where a call's array arguments cost reference counts).
+loop (``vcfr._node_strategy``, vectorised over private states) and MCCFR's traversal
+(``mccfr.run_thread``, where a call's array arguments cost reference counts).
 
 Bits are part of the contract (golden figures are held): the sum runs in action order and
 skips non-positive entries; an entry is ``r / total`` (tabular CFR and MCCFR: open-spiel's

@@ -1,44 +1,9 @@
-"""MCCFR with pruning (Algorithm 1) across the worker processes of a Ray cluster.
-
-Design (docs/distributed.md):
-
-* **Shards.** The authoritative tables are split by information set: worker ``s`` of ``n``
-  holds the rows (regrets, sampled averages, phi, snapshot sums) of the owner nodes
-  ``o % n == s`` (:mod:`gamesolve.solve.shards`). Shards write their part of every
-  checkpoint in parallel; :class:`RayTrainer` seals the generation.
-* **Rounds.** The head cuts the run into rounds at the same boundaries as one process's
-  batches (schedules in iterations fall exactly on them). In a round each worker runs its
-  share of the iterations (globally numbered: deal ``i`` is iteration ``i``'s, as in one
-  process) with the single-process kernel on its replica of the tables, marking the rows it
-  writes; then it sends those rows to their shards (one compact block per shard), each shard
-  merges the workers' changes into its rows (:func:`~gamesolve.solve.shards.merge_rows`),
-  and every replica takes the merged rows. A replica counts its own regret increments W
-  times (for the W workers, who sample the same distribution), and a shard adds the mean of
-  the workers' changes: the merged row is the mean of the replicas, and during a round each
-  replica's rows estimate the merged ones, so long rounds do not overshoot (summed changes
-  did: each worker pushed a row on for a round as if alone).
-* **Round length** adapts to what a round costs: about 3 s of training, longer when the
-  exchange between rounds would otherwise take more than a tenth of the round
-  (:func:`next_round`); the summary reports the seconds spent training and synchronising.
-* **Row caches** (``cache_rows``): instead of a replica, a worker holds at most that many
-  rows (:class:`~gamesolve.solve.row_cache.RowCache`); the iterations that meet an absent
-  row are undone and deferred, the shards serve the missing rows (one request per worker
-  and shard per pass), and the deferred iterations run again, until the round is done.
-* **Schedules** (discount, pruning, UPDATE-STRATEGY, snapshots) are the single-process
-  driver's (:class:`~gamesolve.solve.mccfr.ScheduledRun`), fired between rounds: a discount
-  is applied to replicas and shards alike, snapshots are taken by each shard of its rows,
-  UPDATE-STRATEGY runs on worker 0 and its phi changes travel with the next round's rows.
-* **Failures.** A worker lost mid-run (its process or its machine) is replaced when the
-  cluster can place a new one, else its share goes to the others; every worker then
-  reloads the last checkpoint (at most one interval is lost). ``--resume`` continues a store
-  with any number of workers, or one written by one process.
-"""
+"""The head of a distributed MCCFR run (:mod:`gamesolve.distribute`: rounds, schedules,
+checkpoints, recovery) and :func:`ray_trainer`, the factory of
+:class:`~gamesolve.solve.trainer.RemoteRun` the ``solve`` command hands the MCCFR solver."""
 
 from __future__ import annotations
 
-import io
-import os
-import resource
 import time
 from pathlib import Path
 from typing import Any
@@ -46,54 +11,28 @@ from typing import Any
 import attrs
 import numpy as np
 
-from gamesolve.rng import mix
-from gamesolve.solve.mccfr import Counters, MCCFRConfig, MCCFRTrainer, ScheduledRun
-from gamesolve.solve.row_cache import RowCache, check_limit, row_counts
-from gamesolve.solve.shards import Rows, allocate, gather, load_parts, merge_rows, put_rows, scatter, take_rows
+from gamesolve.distribute.parts import PART, checkpoint_counters
+from gamesolve.distribute.row_cache import check_limit, row_counts
+from gamesolve.distribute.shards import load_parts
+from gamesolve.distribute.worker import FORM_SENT_BELOW, MCCFRWorker, WorkerSpec, pickled_below
+from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
+from gamesolve.solve.scheduled_run import Counters, ScheduledRun
+from gamesolve.solve.trainer import RemoteRun
 
-PART = "part-{:03d}"
 MAX_PASSES = 10_000  # fetches in one round before a row cache is declared too small
 SYNC_SHARE = 0.1  # rounds are made long enough that synchronising takes at most this share of them
 LONGEST_ROUND = 30.0  # seconds: a longer exchange than a tenth of this is paid rather than waited out
 READY_SECONDS = 120.0  # how long a new worker may take to start (imports, compiled kernels, tables)
 
 
-@attrs.frozen
-class WorkerSpec:
-    """What a worker needs to rebuild the run's game and form in its own process."""
-
-    game: str
-    params: dict[str, str]
-    preset: str | None
-    plugins_dirs: tuple[str, ...]
-    config: dict[str, Any]
-    seed: int
-    threads: int = 1  # threads of each worker, sharing its replica (one worker per machine uses them all)
-    cache_rows: int = 0  # > 0: each worker holds a cache of at most this many rows instead of a replica (row_cache.py)
-
-
-FORM_SENT_BELOW = 64 << 20  # bytes: forms smaller than this pickled are sent to the workers
-
-
-def pickled_below(value, limit: int) -> bytes | None:
-    """``value`` pickled (cloudpickle, as Ray pickles), or None if that takes ``limit``
-    bytes or more (it stops pickling there) or it does not pickle. (Not sent through Ray's
-    object store: arrays read from it are read-only, and the kernels compiled for
-    writable ones would be compiled again, for half a minute.)"""
-    from ray import cloudpickle  # (only called with Ray running)
-
-    class Bounded(io.BytesIO):
-        def write(self, data) -> int:
-            if self.tell() + len(memoryview(data).cast("B")) >= limit:
-                raise OverflowError
-            return super().write(data)
-
-    out = Bounded()
-    try:
-        cloudpickle.dump(value, out)
-    except Exception:  # noqa: BLE001 - too large, or does not pickle: the workers build it
-        return None
-    return out.getvalue()
+def ray_trainer(run: RemoteRun) -> RayTrainer:
+    """The head of a run on a Ray cluster (docs/distributed.md): what the MCCFR solver trains
+    with when ``gamesolve solve --ray`` hands it this factory."""
+    spec = WorkerSpec(
+        game=run.game, params=dict(run.params), preset=run.preset, plugins_dirs=tuple(run.plugins_dirs),
+        config=run.config.as_dict(), seed=run.seed, threads=run.threads, cache_rows=run.cache_rows,
+    )  # fmt: skip
+    return RayTrainer(run.form, run.config, spec, run.workers, address=run.address, out=run.out, resume=run.resume, note=run.note)
 
 
 def next_round(n: int, wall: float, training: float, workers: int, seconds: float = 3.0) -> int:
@@ -109,235 +48,6 @@ def next_round(n: int, wall: float, training: float, workers: int, seconds: floa
     sync = max(wall - training, 0.0)
     target = min(max(seconds, sync / SYNC_SHARE), LONGEST_ROUND)
     return int(min(max(n * min(4.0, target / wall), 100 * workers), 5_000_000 * workers))
-
-
-def build_form(spec: WorkerSpec):
-    """The run's game and factored form, built from the plugins installed where this runs."""
-    from gamesolve.game.compile import factored_form
-    from gamesolve.ray_cluster import worker_game
-
-    host, game = worker_game(spec.game, spec.params, spec.plugins_dirs)
-    return factored_form(game, host.pm, None, {"preset": spec.preset} if spec.preset else {})
-
-
-class MCCFRWorker:
-    """One Ray worker: a replica of the tables it traverses (or, with ``cache_rows``, a
-    :class:`~gamesolve.solve.row_cache.RowCache` of them), and shard ``index`` of ``count``
-    of the authoritative tables. (Wrapped with ``ray.remote`` by :class:`RayTrainer`.)"""
-
-    def __init__(self, spec: WorkerSpec, form: bytes | None = None):
-        self.spec = spec
-        if form is None:
-            self.form = build_form(spec)
-        else:  # a small game's form, pickled by the head (unpickled here: arrays of its own, writable, as the cached kernels expect)
-            from ray import cloudpickle
-
-            self.form = cloudpickle.loads(form)
-        self.config = MCCFRConfig.from_options(spec.config, legacy=True)
-        sizes = self.form.row_sizes()
-        self.round0 = np.flatnonzero((sizes > 0) & (self.form.node_round == 0))
-        self.index, self.count = 0, 1
-        self.replica = self.shard = self.cache = None
-        self._seen = np.zeros(3, dtype=np.int64)
-        self._kernel_seconds = 0.0  # in the kernel since the last exchange
-
-    def ready(self) -> dict[str, Any]:
-        return {"pid": os.getpid(), "host": os.uname().nodename}
-
-    def _trainer(self, threads: int = 1) -> MCCFRTrainer:
-        # Room for every row plus what partly used reservoirs leave behind (np.zeros: pages
-        # cost memory only once written).
-        total = int(self.form.row_sizes().sum())
-        return MCCFRTrainer(self.form, self.config, threads=threads, seed=self.spec.seed, capacity=total + total // 16 + (1 << 20))
-
-    def reset(self, index: int, count: int, iteration: int, path: str | None = None) -> None:
-        """Become shard ``index`` of ``count`` with empty tables, or with the tables of the
-        newest checkpoint at ``path`` (every part of it is read: the replica takes all rows,
-        the shard its own)."""
-        self.index, self.count = int(index), int(count)
-        self.replica = self.shard = self.cache = None  # free the old tables first
-        t = self.spec.threads
-        if self.spec.cache_rows:
-            self.cache = RowCache(self.form, self.config, limit=self.spec.cache_rows, seed=self.spec.seed, threads=t)
-            self.replica = self.cache.trainer
-        else:
-            self.replica = self._trainer(t)
-            self.replica.tables = self.replica.tables._replace(touched=np.zeros(self.form.num_nodes, dtype=np.uint8))
-        self.shard = self._trainer()
-        # The replica counts its own regret increments once for every worker (the others
-        # sample the same distribution): its rows then estimate the merged rows during a
-        # round, and the shards merge the mean of the workers' changes (merge_rows' share).
-        self.replica.scale = self.shard.scale * self.count
-        # Worker i's thread j runs the stream of thread i * threads + j of one process.
-        base = self.spec.seed * 1_000_003 + int(iteration) + self.index * t + 1
-        self.replica.tables.rng[:] = [mix(base + j) for j in range(t)]
-        # The replica takes all rows (a cache, the first round's), the shard its own.
-        local = (lambda owners: self.cache.pinned[owners]) if self.cache else None
-        for arrays, part, total in read_parts(path) if path is not None else ():
-            load_parts(self.replica, [(arrays, part, total)], keep=local)
-            load_parts(self.shard, [(arrays, part, total)], keep=lambda owners: owners % self.count == self.index)
-        # A worker's averages and phi are changes not yet sent to the shards (see train).
-        self.replica.avg[:] = 0.0
-        self.replica.phi[:] = 0.0
-        self._seen[:] = 0
-        self._kernel_seconds = 0.0
-
-    def train(self, first: int, n: int, prune: bool) -> list:
-        """Iterations ``first + 1 .. first + n`` on the replica; returns the changed rows
-        for each shard and, last, the counters' increments (visited, dropped, saturated)."""
-        if n > 0:
-            started = time.perf_counter()
-            self.replica.counters.iteration = int(first)
-            self.replica._run_batch(int(n), bool(prune))
-            self._kernel_seconds += time.perf_counter() - started
-        return self.take()
-
-    def begin(self, first: int, n: int, prune: bool) -> list:
-        """With a cache: iterations ``first + 1 .. first + n`` as far as the cached rows
-        allow; returns the owners to fetch from each shard and, last, the iterations left
-        and whether the cache is blocked (full of changed rows: they must be sent first)."""
-        started = time.perf_counter()
-        missing = self.cache.start(int(first), int(n), bool(prune))
-        self._kernel_seconds += time.perf_counter() - started
-        return self._requests(missing)
-
-    def more(self, *answers: Rows) -> list:
-        """With a cache: take the rows fetched from every shard and run the iterations left (as :meth:`begin`)."""
-        for rows in answers:
-            self.cache.insert(rows)
-        started = time.perf_counter()
-        missing = self.cache.run_pending()
-        self._kernel_seconds += time.perf_counter() - started
-        return self._requests(missing)
-
-    def _requests(self, missing: np.ndarray) -> list:
-        status = {"pending": len(self.cache.pending), "blocked": self.cache.blocked}
-        return [missing[missing % self.count == s] for s in range(self.count)] + [status]
-
-    def serve(self, *requests: np.ndarray) -> list[Rows]:
-        """As a shard: the rows of the owners each worker asks for (rows no shard had yet
-        are created here, as zeros: lazy allocation)."""
-        for owners in requests:
-            allocate(self.shard, owners)
-        return [Rows(owners, gather(self.shard, owners, self.shard.regrets)) for owners in requests] + [None]
-
-    def take(self) -> list:
-        """The rows changed since the last exchange, one block per shard (and clears them),
-        and, last, the counters' increments (visited, dropped, saturated), sizes and the
-        seconds spent in the kernel since the last exchange. A cache then evicts down to its
-        limit."""
-        r = self.replica
-        touched = np.flatnonzero(r.tables.touched)
-        r.tables.touched[touched] = 0
-        out: list = []
-        for s in range(self.count):
-            out.append(take_rows(r, touched[touched % self.count == s], self.round0[self.round0 % self.count == s]))
-        if len(r.avg):  # averages and phi are sent as changes: the buffers start again from zero
-            scatter(r, touched, np.zeros(int(r.sizes[touched].sum())), r.avg)
-        r.phi[:] = 0.0
-        tb = r.tables
-        totals = np.array([tb.visited.sum(), tb.dropped.sum(), tb.saturated.sum()], dtype=np.int64)
-        stats = {"counts": (totals - self._seen).tolist(), "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
-                 "kernel_seconds": self._kernel_seconds}  # fmt: skip
-        self._kernel_seconds = 0.0
-        if self.cache is not None:
-            self.cache.exchanged()
-            stats.update(self.cache.report())
-        out.append(stats)
-        self._seen = totals
-        return out
-
-    def allocated(self) -> np.ndarray:
-        """Which nodes have rows, packed: in the replica, or with a cache, in this shard."""
-        return np.packbits((self.shard if self.cache else self.replica).allocated())
-
-    def merge(self, *changes: Rows) -> Rows:
-        """As a shard: merge the workers' changes into this shard's rows (their mean: each
-        replica counted its increments once per worker); the merged regrets."""
-        return merge_rows(self.shard, changes, int(self.config.regret_floor), share=self.count)
-
-    def apply(self, *merged: Rows) -> None:
-        """Take the merged rows of every shard into the replica (a cache: those it holds)."""
-        for rows in merged:
-            if self.cache is not None:
-                self.cache.refresh(rows)
-            else:
-                put_rows(self.replica, rows)
-
-    def discount(self, d: float) -> None:
-        self.replica.discount(d)
-        self.shard.discount(d)
-
-    def snapshot(self) -> None:
-        self.shard.take_snapshot()  # into the shard's snapshot sum (its rows of rounds >= 1)
-
-    def update_strategy(self, number: int, weight: float = 1.0) -> None:
-        self.replica.counters.strategy_updates = int(number)
-        self.replica.update_strategy(weight)  # phi changes go to the shards with the next round's rows
-
-    def part(self) -> dict[str, np.ndarray]:
-        """This shard's tables in checkpoint layout (see :func:`read_parts`)."""
-        s = self.shard
-        u = s.used
-        arrays = {"regrets": s.regrets[:u], "node_offset": s.node_offset, "phi": s.phi}
-        if len(s.avg):
-            arrays["avg"] = s.avg[:u]
-        if s.counters.snapshots:
-            arrays["snap_sum"] = s.snap_sum[:u]
-        return arrays
-
-    def write_part(self, folder: str) -> None:
-        """Write this shard's part of a checkpoint generation (a sealed group of its own)."""
-        from gamesolve.store.zarr_io import atomic_group, write_array
-
-        with atomic_group(folder, "a checkpoint part in") as group:
-            for key, value in self.part().items():
-                write_array(group, key, value)
-            group.attrs.update({"part": self.index, "parts": self.count, "used": int(self.shard.used)})
-
-    def set_snapshots(self, count: int) -> None:
-        self.shard.counters.snapshots = int(count)
-
-
-def read_parts(path: str | os.PathLike):
-    """The parts ``(arrays, part, parts)`` of the newest checkpoint at ``path``: those its
-    shards wrote, or the single part of a one-process checkpoint (with the sum of its
-    snapshots, which one process keeps on disk), one at a time."""
-    from gamesolve.store import checkpoint as ckpt
-    from gamesolve.store.zarr_io import open_group
-
-    name = ckpt.latest(path)
-    group = open_group(Path(path) / name, "checkpoint")
-    meta = dict(group.attrs)
-    if "parts" in meta:
-        for i in range(int(meta["parts"])):
-            g = group[PART.format(i)]
-            yield {key: g[key][...] for key in g.array_keys()}, i, int(meta["parts"])
-        return
-    arrays = {key: group[key][...] for key in ("regrets", "node_offset", "phi", "avg", "snap_sum") if key in group}
-    snapshots = int(meta["counters"].get("snapshots", 0))
-    if snapshots and "snap_sum" not in arrays:
-        sink = ckpt.SnapshotSink(path)
-        total = np.zeros(int(meta["used"]), dtype=np.float32)
-        for k in range(snapshots):
-            sink.add_to(k, total)
-        arrays["snap_sum"] = total
-    yield arrays, 0, 1
-
-
-def checkpoint_counters(path: str | os.PathLike) -> tuple[Counters, dict[str, Any]]:
-    """The counters and attributes of the newest checkpoint at ``path``."""
-    from gamesolve.store import checkpoint as ckpt
-    from gamesolve.store.zarr_io import open_group
-
-    meta = dict(open_group(Path(path) / ckpt.latest(path), "checkpoint").attrs)
-    names = {f.name for f in attrs.fields(Counters)}
-    return Counters(**{k: v for k, v in meta["counters"].items() if k in names}), meta
-
-
-def is_sharded(path: str | os.PathLike) -> bool:
-    """Whether the newest checkpoint at ``path`` was written by a cluster's shards."""
-    return "parts" in checkpoint_counters(path)[1]
 
 
 class RayTrainer(ScheduledRun):
@@ -682,4 +392,3 @@ class RayTrainer(ScheduledRun):
         self.workers = []
         if self._local:  # the private Ray this run started: stopped now rather than at exit (Ray's exit hook sleeps 0.5 s first)
             self.ray.shutdown()
-

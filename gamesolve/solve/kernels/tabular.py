@@ -17,8 +17,8 @@ from collections import namedtuple
 from numba import njit
 
 from gamesolve.game.tree_walks import backward_values, forward_reach, values_in_action_order
-from gamesolve.solve.regret_matching import discount_factors, updated_regret
-from gamesolve.solve.regret_matching import regret_matching as row_matching
+from gamesolve.solve.kernels.regret_matching import discount_factors, updated_regret
+from gamesolve.solve.kernels.regret_matching import regret_matching as row_matching
 
 
 @njit(cache=True)

@@ -25,6 +25,24 @@ scalar-only helpers; terminals are read in place (``FIXED`` and ``TABLE`` direct
 ``terminal_value`` with the terminal bundle cost 1.5x on Liar's Dice (``TABLE`` terminals)
 and 1.3x on Leduc: a quarter of the time went to reference counts. (``ROLLOUT`` leaves call
 :func:`~gamesolve.game.rollout.rollout_value` with their bundle: a leaf's rollout is long.)
+
+Why the row cache's undo log stays in this kernel's source (issue #35 asked whether it could
+leave): a distributed worker with a row cache (:mod:`gamesolve.distribute.row_cache`) must
+run the *same* iterations as a replica, so it runs this traversal, with four hooks in its
+loop (the allocation point records a miss instead of allocating; a regret update, a sampled
+average and a phi entry are logged before they are written; a deferred iteration is rolled
+back). The bundle, the log and the roll back are in :mod:`gamesolve.solve.kernels.row_fetch`.
+The hooks themselves cannot leave the loop at no cost: a second traversal for caches would
+be a copy of the hot loop kept in step by hand (and a cache's iterations equal a replica's
+only while the two agree), and hooks passed in as numba functions would be called with the
+bundle's arrays, the reference-count cost measured above (1.3-1.5x). Nor can they stay
+free where they are: present but off (one test of a local boolean each) they cost one
+process's Leduc MCCFR about 5% (``benchmarks/compare_commits.py --what mccfr --game leduc``,
+docs/benchmarks.md). So they leave the *compiled* kernel instead: one process's trainer
+passes :data:`~gamesolve.solve.kernels.row_fetch.NoFetch`, a bundle type of its own, for
+which :func:`~gamesolve.solve.kernels.row_fetch.is_on` is the constant False and numba
+compiles the traversal with every hook folded away (the same bits); a row cache's
+``Fetch`` gets the other compilation.
 """
 
 from __future__ import annotations
@@ -39,7 +57,8 @@ from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TER
 from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import contest_value
 from gamesolve.rng import categorical, splitmix, stream
-from gamesolve.solve.regret_matching import regret_matching
+from gamesolve.solve.kernels.regret_matching import regret_matching
+from gamesolve.solve.kernels.row_fetch import is_on, roll_back, undo
 
 INT32_MAX = 2147483647
 
@@ -52,17 +71,6 @@ Tables = namedtuple("Tables", "node_offset regrets avg phi res_next res_end rng 
 states, counters (nodes visited, row allocations dropped, regrets saturated at int32's top),
 and ``touched`` (uint8 per node, or empty: not kept): set to 1 at the row owner of every
 regret or average written, so a distributed worker sends only the rows it changed."""
-
-Fetch = namedtuple("Fetch", "on seed number seen miss miss_n undo_pos undo_old undo_kind undo_owner undo_n deferred")
-"""A row cache's bundle (:mod:`gamesolve.solve.row_cache`; ``on`` False: not used). In a
-cache, a node whose rows are absent is not allocated: its owner is recorded in ``miss``
-(per thread, ``miss_n`` of them) and the iteration is *deferred*: ``deferred[d]`` gets bit 1
-(bit 2: the undo log was full), its writes stop, and at its end every write it made
-(``undo_*``: arena position, old value, kind 0 regret / 1 average / 2 phi, row owner) is
-undone, so it can run again, unchanged, once the rows are fetched; the owners an iteration
-wrote are marked in ``tables.touched`` when it completes. Each iteration draws from its own
-stream (``seed``, its global number ``number[d]``), so a rerun is the same iteration.
-``seen`` marks the owners whose rows were read (the cache evicts the least recently seen)."""
 
 Scratch = namedtuple("Scratch", "st_node st_k st_row st_val st_sig st_expl us_stack us_sig")
 """Per-thread traversal stacks: the traverser's frames and UPDATE-STRATEGY's node stack."""
@@ -120,7 +128,7 @@ def update_strategy(p, d, tree, deals, tables, state, stack, sig, fetch, thread)
             regret_matching(tables.regrets, row, 1, n_act, sig, 0, False)
             state, u = splitmix(state)
             a = categorical(u, sig, 0, n_act)
-            if fetch.on and not undo(fetch, thread, d, tables.phi, row + a, 1, 2, -1):
+            if is_on(fetch) and not undo(fetch, thread, d, tables.phi, row + a, 1, 2, -1):
                 continue
             tables.phi[row + a] += 1.0
             stack[top] = tree.child_list[c0 + a]
@@ -180,41 +188,6 @@ def update_strategy_exact(p, tree, node_offset, regrets, phi, weight, stack, rea
         top += n_act
 
 
-@njit(cache=True, inline="always")
-def undo(fetch, thread, d, values, start, n, kind, owner):
-    """Log ``values[start:start + n]`` (kind ``kind``) in ``thread``'s undo log before they
-    are written; False (and the iteration deferred) if it must not write: it is deferred
-    already, or the log is full."""
-    if fetch.deferred[d] != 0:
-        return False
-    k = fetch.undo_n[thread]
-    if k + n > fetch.undo_pos.shape[1]:
-        fetch.deferred[d] |= 2
-        return False
-    for j in range(n):
-        fetch.undo_pos[thread, k + j] = start + j
-        fetch.undo_old[thread, k + j] = values[start + j]
-        fetch.undo_kind[thread, k + j] = kind
-        fetch.undo_owner[thread, k + j] = owner
-    fetch.undo_n[thread] = k + n
-    return True
-
-
-@njit(cache=True)
-def roll_back(fetch, thread, regrets, avg, phi):
-    """Undo ``thread``'s logged writes, last first."""
-    for k in range(fetch.undo_n[thread] - 1, -1, -1):
-        pos = fetch.undo_pos[thread, k]
-        kind = fetch.undo_kind[thread, k]
-        if kind == 0:
-            regrets[pos] = np.int32(fetch.undo_old[thread, k])
-        elif kind == 1:
-            avg[pos] = fetch.undo_old[thread, k]
-        else:
-            phi[pos] = np.float32(fetch.undo_old[thread, k])
-    fetch.undo_n[thread] = 0
-
-
 @njit(cache=True, nogil=True)
 def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro, fetch):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
@@ -227,7 +200,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     opponents' actions and public chance are sampled in place. Returns the iterations
     completed (fewer when the thread's reservoir runs low, so the driver can refill it). A
     node whose rows do not fit the reservoir is played uniformly, unlearned, and counted in
-    ``tables.dropped``. With a row cache (``fetch.on``, see :data:`Fetch`) deal ``d`` is
+    ``tables.dropped``. With a row cache (``fetch.on``, see :data:`~gamesolve.solve.kernels.row_fetch.Fetch`) deal ``d`` is
     global iteration ``fetch.number[d]``, absent rows are recorded instead of allocated, and
     an iteration that meets one is undone and marked deferred.
     """
@@ -247,7 +220,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     mark = touched.shape[0] > 0
     res_next, res_end = tables.res_next, tables.res_end
     scale, regret_floor, prune_threshold = cfg.scale, cfg.regret_floor, cfg.prune_threshold
-    fetching = fetch.on
+    fetching = is_on(fetch)  # a constant False for one process's bundle (row_fetch.NoFetch)
     deferred, seen = fetch.deferred, fetch.seen
     state = tables.rng[thread]
     count = 0
@@ -365,7 +338,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     else:
                         dropped[thread] += 1
                 row = -1 if off < 0 else off + private[d, player, rnd] * n_act
-                # Regret matching (gamesolve.solve.regret_matching) and the opponent's draw
+                # Regret matching (gamesolve.solve.kernels.regret_matching) and the opponent's draw
                 # (rng.categorical) are written out in this loop, with the same operations in
                 # the same order: a call with array arguments updates their reference counts
                 # even inlined (module docstring), and the helpers cost Leduc's MCCFR 3-13%

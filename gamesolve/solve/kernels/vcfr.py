@@ -1,6 +1,6 @@
 """Numba kernels of vector-form CFR over a factored game (:mod:`gamesolve.game.factored`).
 
-One pass for player ``p`` (alternating updates, as :mod:`gamesolve.solve.tabular_kernels`)
+One pass for player ``p`` (alternating updates, as :mod:`gamesolve.solve.kernels.tabular`)
 walks the public tree depth first with an explicit stack (no recursion: DESIGN.md, principle
 4). Only the current path carries vectors over private states, so memory is
 O(depth x states) besides the tables (b-inary/postflop-solver's layout):
@@ -43,7 +43,7 @@ from gamesolve.game.removal import contest_cfv, fixed_cfv, uidx
 from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.game.terminals import terminal_cfv
 from gamesolve.rng import splitmix, stream, uniform_index
-from gamesolve.solve.regret_matching import discount_factors, regret_matching, updated_regret
+from gamesolve.solve.kernels.regret_matching import discount_factors, regret_matching, updated_regret
 
 UPDATE, BEST_RESPONSE, COLLECT = 0, 1, 2
 """Pass modes: CFR updates; best-response values (no updates); reach at the cut nodes only."""
@@ -103,7 +103,7 @@ def _block(table, row0, a, n_states):
 def _node_strategy(table, row0, n_act, n_states, out, scale):
     """Regret matching of a node's block (action-major: ``table[row0 + a * n_states + s]``)
     into ``out[a, s]`` for every private state at once, as
-    :func:`~gamesolve.solve.regret_matching.regret_matching` (``reciprocal``) per state (the
+    :func:`~gamesolve.solve.kernels.regret_matching.regret_matching` (``reciprocal``) per state (the
     same operations in the same order, so the same bits), in loops over contiguous states
     that the compiler vectorises (the hottest loop of a pass). ``scale[S]`` is scratch."""
     for s in range(n_states):

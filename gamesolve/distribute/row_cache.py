@@ -5,8 +5,8 @@ round's rows (always: UPDATE-STRATEGY and the round-0 average ``phi`` need them,
 are few) and at most ``limit`` rows in all (a row: one private state of an owner node;
 owners are cached whole). When an iteration reaches a row the cache lacks, the kernel
 records the row's owner, undoes the iteration's writes and marks it deferred
-(:data:`~gamesolve.solve.mccfr_kernels.Fetch`); the worker fetches the missing owners from
-their shards (one request per shard and pass, see :class:`gamesolve.solve.distributed.RayTrainer`)
+(:data:`~gamesolve.solve.kernels.row_fetch.Fetch`); the worker fetches the missing owners from
+their shards (one request per shard and pass, see :class:`gamesolve.distribute.ray_trainer.RayTrainer`)
 and runs the deferred iterations again, from their own random streams, until none is left.
 So a round's iterations are the same iterations as with a replica; only their order differs
 (a deferred iteration runs after the others of its pass).
@@ -22,9 +22,10 @@ import numpy as np
 
 from gamesolve.errors import UserError
 from gamesolve.rng import mix
-from gamesolve.solve import mccfr_kernels as K
-from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer, no_fetch
-from gamesolve.solve.shards import Rows, allocate, block_index, gather, scatter
+from gamesolve.solve.kernels import mccfr as K
+from gamesolve.solve.kernels.row_fetch import Fetch, no_fetch
+from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
+from gamesolve.distribute.shards import Rows, allocate, block_index, gather, scatter
 
 UNDO = 1 << 14  # undo-log entries per thread at first (doubled when an iteration needs more)
 MISSES = 1 << 14  # owners a thread records per pass (more are found when the iteration runs again)
@@ -71,7 +72,7 @@ class RowCache:
         self.seen = np.zeros(form.num_nodes, dtype=np.uint8)
         self._undo = UNDO
         self._deals: K.DealArrays | None = None
-        self._fetch: K.Fetch | None = None  # the kernels' bundle, kept between passes
+        self._fetch: Fetch | None = None  # the kernels' bundle, kept between passes
         self._numbers = self.pending = np.zeros(0, dtype=np.int64)
         self._prune = False
         self._stalled = 0  # passes in a row that completed no iteration
@@ -103,7 +104,7 @@ class RowCache:
         f = self._fetch
         if f is None or f.undo_pos.shape[1] != self._undo:
             threads = t.threads
-            f = self._fetch = K.Fetch(
+            f = self._fetch = Fetch(
                 on=True, seed=self.seed, number=np.zeros(0, dtype=np.int64), seen=self.seen,
                 miss=np.zeros((threads, MISSES), dtype=np.int64), miss_n=np.zeros(threads, dtype=np.int64),
                 undo_pos=np.zeros((threads, self._undo), dtype=np.int64), undo_old=np.zeros((threads, self._undo)),
