@@ -66,7 +66,7 @@ from numba import njit
 
 # The shared table-driven 7-card evaluator: value 1..7462, larger is better, equal = tie.
 from gamesolve_nlth.evaluator import evaluate7
-from gamesolve_nlth.seats import MAX_PLAYERS, MIN_PLAYERS
+from gamesolve_nlth.seats import MAX_PLAYERS
 
 # ---- header fields -------------------------------------------------------------------------
 H_N = 0  # number of players
