@@ -25,6 +25,7 @@ import numpy as np
 from gamesolve.game.state import CHANCE, TERMINAL, Game, State
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.cards import card_str, cards_str, parse_cards
+from gamesolve_nlth.seats import MAX_PLAYERS, MIN_PLAYERS
 
 FOLD = 0
 CHECK_CALL = 1
@@ -75,8 +76,8 @@ class NLTHGame(Game):
         button: int = 0,
     ):
         players = int(players)
-        if not E.MIN_PLAYERS <= players <= E.MAX_PLAYERS:
-            raise ValueError(f"nlth is for {E.MIN_PLAYERS} to {E.MAX_PLAYERS} players, got {players}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"nlth is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
         stack_tuple = parse_stacks(stacks, players)
         small_blind, big_blind, button = int(small_blind), int(big_blind), int(button)
         if not 0 <= small_blind <= big_blind or big_blind < 1:
@@ -104,7 +105,7 @@ class NLTHGame(Game):
             raise ValueError(f"button must be a seat 0..{self.num_players - 1}, got {b}")
         if isinstance(cards, str):
             cards = parse_cards(cards)
-        deck = np.zeros(2 * E.MAX_PLAYERS + 5, np.int64)
+        deck = np.zeros(2 * MAX_PLAYERS + 5, np.int64)
         ncards = 0
         if cards is not None:
             cards = [int(c) for c in cards]
