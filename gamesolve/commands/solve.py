@@ -82,12 +82,7 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     host = host_from(ctx)
     params = parse_params(params)
     options = parse_params(options, "--option")
-    checkpoint_flag = "--checkpoint"
-    if "checkpoint" in options:  # the older spelling, -o checkpoint=TIME
-        if checkpoint is not None:
-            raise InputError("--checkpoint and -o checkpoint= are the same option; give one")
-        checkpoint, checkpoint_flag = options.pop("checkpoint"), "-o checkpoint"
-    checkpoint_minutes = _checkpoint_minutes(checkpoint, checkpoint_flag)
+    checkpoint_minutes = _checkpoint_minutes(checkpoint)
     if (resume or force) and out is None:
         raise InputError(f"{'--resume' if resume else '--force'} needs --out PATH (the store to {'continue' if resume else 'replace'})")
     check_ray(ray_address, workers)
@@ -163,8 +158,8 @@ def _not_given(ctx: click.Context, name: str) -> bool:
     return ctx.get_parameter_source(name) in (None, click.core.ParameterSource.DEFAULT)
 
 
-def _checkpoint_minutes(raw: str | None, flag: str) -> float | None:
-    """--checkpoint (typed as ``flag``) as minutes (math.inf for off), None if not given."""
+def _checkpoint_minutes(raw: str | None) -> float | None:
+    """--checkpoint as minutes (math.inf for off), None if not given."""
     if raw is None:
         return None
     from gamesolve.solve.mccfr_solver import checkpoint_interval
@@ -172,7 +167,7 @@ def _checkpoint_minutes(raw: str | None, flag: str) -> float | None:
     try:
         minutes = checkpoint_interval(raw)
     except OptionError as exc:
-        raise option_error(exc, {"checkpoint": flag}) from None
+        raise option_error(exc, {"checkpoint": "--checkpoint"}) from None
     return math.inf if minutes is None else minutes
 
 

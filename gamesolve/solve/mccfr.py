@@ -273,7 +273,8 @@ class MCCFRTrainer(ScheduledRun):
         self._exact_stack = None
         self.fetch = no_fetch()  # a row cache's bundle (gamesolve.distribute.row_cache); off: rows are allocated here
 
-    # The tables by their old names (tests, stores and summaries read them).
+    # The tables by their old names. Kept: the trainer's own methods, the cluster's workers,
+    # the solver, the search, tests and benchmarks still read them (about 80 places).
     @property
     def node_offset(self) -> np.ndarray:
         return self.tables.node_offset

@@ -128,7 +128,7 @@ def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dic
             raise StoreError(f"{out} holds a {stored['game']} {stored['params']} run, not {game.name} {dict(tree.params)}")
         if stored.get("algo") != request.algo:
             raise StoreError(f"{out} holds an {stored.get('algo')} run, not {request.algo}")
-        config = MCCFRConfig.from_options(stored["config"], legacy=True)
+        config = MCCFRConfig.from_options(stored["config"], legacy=True)  # legacy: a store on disk may say 10m
         ckpt.clean_incomplete(out)
         resumable = ckpt.latest(out) is not None
         if not resumable:  # killed before its first checkpoint: start it afresh
@@ -170,7 +170,8 @@ def checkpoint_trainer(path, form, threads: int = 1) -> MCCFRTrainer:
     if ckpt.is_sharded(path):
         raise StoreError(f"{path} was trained on a Ray cluster (its tables are in shard parts); it cannot be read here")
     arrays, state = ckpt.read_checkpoint(path)
-    trainer = MCCFRTrainer(form, MCCFRConfig.from_options(meta["config"], legacy=True), threads=threads, seed=int(meta["seed"]))
+    config = MCCFRConfig.from_options(meta["config"], legacy=True)  # legacy: a store on disk may say 10m
+    trainer = MCCFRTrainer(form, config, threads=threads, seed=int(meta["seed"]))
     trainer.load_state(arrays, state)
     trainer.snapshot_sink = ckpt.SnapshotSink(path)  # snapshots a long run kept on disk
     return trainer
