@@ -111,11 +111,12 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
                          "rerun with --force to replace the store")  # fmt: skip
     if solver.check_options is not None:  # the one check of the options: the run takes them as returned
         try:
-            options = solver.check_options(options)
+            checked = solver.check_options(options)
         except OptionError as exc:
             raise option_error(exc) from None
         except ValueError as exc:
             raise InputError(one_line(exc)) from None
+        options = options if checked is None else checked  # (a plugin's check that returns nothing: as given)
     if checkpoint is not None and not solver.resumable:
         raise InputError(f"{algo} keeps no checkpoints; --checkpoint is for resumable solvers (mccfr, mccfr-p)")
     if minutes is not None and not solver.resumable:

@@ -78,7 +78,7 @@ class SolverSpec:
     says whether ``--resume`` continues such a store; ``check_options(options)`` validates
     ``-o KEY=VALUE`` options once, before any work starts, and returns them parsed: the
     command hands the run what it returned (``SolveRequest.options``), and the run does not
-    check them again. A bad value raises :class:`~gamesolve.errors.OptionError` with the
+    check them again (a check that returns None leaves them as given). A bad value raises :class:`~gamesolve.errors.OptionError` with the
     option's name (the command shows the flag), an unknown key a
     :class:`~gamesolve.errors.UserError` listing the known ones.
     """
@@ -89,4 +89,4 @@ class SolverSpec:
     supports: Callable[[GameSpec], bool] = lambda spec: True
     store_format: str | None = None
     resumable: bool = False
-    check_options: Callable[[dict[str, str]], dict[str, Any]] | None = None
+    check_options: Callable[[dict[str, str]], dict[str, Any] | None] | None = None
