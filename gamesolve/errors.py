@@ -6,6 +6,8 @@ way. A message is one line, names the path or option at fault, and never shows l
 internals (no zarr, numpy or numba type names, no tracebacks).
 
 * :class:`UserError` - bad input or a bad file; library code raises it (or a subclass).
+* :class:`OptionError` - a bad ``KEY=VALUE`` option, by its field name (the command shows
+  the flag the user typed).
 * :class:`StoreError` - a store is missing, foreign, damaged, locked or cannot be written.
 * :class:`InputError` - the same inside a click command (a :class:`click.ClickException`).
 """
@@ -23,6 +25,24 @@ class UserError(ValueError):
     """Bad input from the user or a bad file; the message is fit to show a user.
 
     A ValueError, so code that validates with ``except ValueError`` keeps working."""
+
+
+class OptionError(UserError):
+    """A bad option value: ``field`` is the option's name (``prune_threshold``, ``checkpoint``,
+    ``order``), ``message`` what is wrong with it, a phrase that follows the name (``must be
+    positive, got '0'``); with ``value``, the name and the value as typed come first
+    (``discount_interval=0: ...``). Library code raises it with the field; the command layer
+    shows it with the flag the user typed (:meth:`shown`: ``-o prune_threshold``, ``--checkpoint``)."""
+
+    def __init__(self, field: str, message: str, value: str | None = None):
+        self.field = field
+        self.message = message
+        self.value = value
+        super().__init__(self.shown(field))
+
+    def shown(self, name: str) -> str:
+        """The one-line message with the option called ``name`` (a flag, or the bare field)."""
+        return f"{name} {self.message}" if self.value is None else f"{name}={self.value}: {self.message}"
 
 
 class StoreError(UserError):

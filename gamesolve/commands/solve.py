@@ -10,10 +10,10 @@ import click
 
 from gamesolve.cli_params import POSITIVE_FLOAT, POSITIVE_INT, SEED, merge_players
 from gamesolve.commands.support import (
-    USER_ERRORS, check_ray, emit, game_name_and_params, host_from, make_game, one_line, parse_params, plugin_dirs,
-    summary_lines,
+    USER_ERRORS, check_ray, emit, game_name_and_params, host_from, make_game, one_line, option_error, parse_params,
+    plugin_dirs, summary_lines,
 )  # fmt: skip
-from gamesolve.errors import InputError, StoreError, UserError, is_no_space
+from gamesolve.errors import InputError, OptionError, StoreError, UserError, is_no_space
 from gamesolve.registry import RegistryError
 
 
@@ -82,10 +82,6 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     host = host_from(ctx)
     params = parse_params(params)
     options = parse_params(options, "--option")
-    if "checkpoint" in options:  # the older spelling, -o checkpoint=TIME
-        if checkpoint is not None:
-            raise InputError("--checkpoint and -o checkpoint= are the same option; give one")
-        checkpoint = options.pop("checkpoint")
     checkpoint_minutes = _checkpoint_minutes(checkpoint)
     if (resume or force) and out is None:
         raise InputError(f"{'--resume' if resume else '--force'} needs --out PATH (the store to {'continue' if resume else 'replace'})")
@@ -113,11 +109,14 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     if resume and not solver.resumable:
         raise InputError(f"{algo} cannot --resume: it keeps no checkpoints (tabular solvers run to the end in one go); "
                          "rerun with --force to replace the store")  # fmt: skip
-    if solver.check_options is not None:
+    if solver.check_options is not None:  # the one check of the options: the run takes them as returned
         try:
-            solver.check_options(options)
+            checked = solver.check_options(options)
+        except OptionError as exc:
+            raise option_error(exc) from None
         except ValueError as exc:
             raise InputError(one_line(exc)) from None
+        options = options if checked is None else checked  # (a plugin's check that returns nothing: as given)
     if checkpoint is not None and not solver.resumable:
         raise InputError(f"{algo} keeps no checkpoints; --checkpoint is for resumable solvers (mccfr, mccfr-p)")
     if minutes is not None and not solver.resumable:
@@ -168,8 +167,8 @@ def _checkpoint_minutes(raw: str | None) -> float | None:
 
     try:
         minutes = checkpoint_interval(raw)
-    except ValueError as exc:
-        raise InputError(one_line(exc)) from None
+    except OptionError as exc:
+        raise option_error(exc, {"checkpoint": "--checkpoint"}) from None
     return math.inf if minutes is None else minutes
 
 

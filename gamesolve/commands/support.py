@@ -10,7 +10,7 @@ import click
 
 from gamesolve import json_report
 from gamesolve.cli_params import key_values, merge_players
-from gamesolve.errors import InputError, StoreError, UserError
+from gamesolve.errors import InputError, OptionError, StoreError, UserError
 from gamesolve.game.explicit_tree import CompileError
 from gamesolve.game.names import with_params
 from gamesolve.game.spec import ParameterError
@@ -29,6 +29,14 @@ def host_from(ctx: click.Context) -> PluginHost:
 def one_line(exc: BaseException) -> str:
     """An exception's message on one line."""
     return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def option_error(exc: OptionError, flags: dict[str, str] | None = None, prefix: str = "-o") -> InputError:
+    """A library's :class:`OptionError` as this command's one-line error, naming the flag the
+    user typed: ``flags[field]`` (e.g. ``{"checkpoint": "--checkpoint"}``), else ``PREFIX FIELD``
+    (``-o prune_threshold``)."""
+    flag = (flags or {}).get(exc.field) or f"{prefix} {exc.field}"
+    return InputError(" ".join(exc.shown(flag).split()))
 
 
 def emit(result: dict[str, Any], as_json: bool, summary: list[str]) -> None:

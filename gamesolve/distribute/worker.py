@@ -79,7 +79,7 @@ class MCCFRWorker:
             from ray import cloudpickle
 
             self.form = cloudpickle.loads(form)
-        self.config = MCCFRConfig.from_options(spec.config, legacy=True)
+        self.config = MCCFRConfig.from_options(spec.config)  # the head's config.as_dict(): today's spellings
         sizes = self.form.row_sizes()
         self.round0 = np.flatnonzero((sizes > 0) & (self.form.node_round == 0))
         self.index, self.count = 0, 1

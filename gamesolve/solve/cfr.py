@@ -12,6 +12,7 @@ from collections.abc import Callable
 import attrs
 import numpy as np
 
+from gamesolve.errors import OptionError
 from gamesolve.game.explicit_tree import DECISION, ExplicitTree
 from gamesolve.game.tree_walks import edge_players
 from gamesolve.solve.kernels import tabular as K
@@ -53,9 +54,9 @@ same regrets to zero). Both are CFR exactly; they differ by rounding, which ties
 
 
 def summation_order(value: str) -> str:
-    """``value`` if it names a summation order; :class:`ValueError` naming the option otherwise."""
+    """``value`` if it names a summation order; :class:`OptionError` naming the option otherwise."""
     if value not in ORDERS:
-        raise ValueError(f"-o order must be one of {', '.join(ORDERS)}; got {value!r}")
+        raise OptionError("order", f"must be one of {', '.join(ORDERS)}; got {value!r}")
     return value
 
 

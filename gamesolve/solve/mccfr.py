@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from gamesolve.errors import OptionError, UserError
 from gamesolve.game.factored import DECISION, FactoredGame
 from gamesolve.game.rollout import no_rollout
 from gamesolve.options import parse_boolean
@@ -111,29 +112,39 @@ class MCCFRConfig:
     @classmethod
     def parse_option(cls, key: str, raw: Any, legacy: bool = False) -> Any:
         """One option's value from a string (as from a CLI), checked on its own; the checks
-        across options (units, floor) come when the config is built with the game's defaults."""
+        across options (units, floor) come when the config is built with the game's defaults.
+        A bad value is an :class:`~gamesolve.errors.OptionError` naming ``key``; an unknown
+        key a :class:`~gamesolve.errors.UserError`."""
         fields = {f.name: f for f in attrs.fields(cls)}
         if key not in fields:
-            raise ValueError(f"unknown MCCFR option {key!r} (options: {', '.join(fields)})")
+            raise UserError(f"unknown MCCFR option {key!r} (options: {', '.join(fields)})")
         kind = str(fields[key].type)
         if raw is None:
             return None
         if key == "average":
             if raw not in ("pluribus", "sampled"):
-                raise ValueError(f"MCCFR option average must be pluribus or sampled, got {raw!r}")
+                raise OptionError(key, f"must be pluribus or sampled, got {raw!r}")
             return raw
         if key == "strategy_update":
             if raw not in ("sampled", "exact"):
-                raise ValueError(f"MCCFR option strategy_update must be sampled or exact, got {raw!r}")
+                raise OptionError(key, f"must be sampled or exact, got {raw!r}")
             return raw
         if "Schedule" in kind:
-            return Schedule.parse(raw, legacy=legacy)
+            try:
+                return Schedule.parse(raw, legacy=legacy)
+            except ValueError as exc:
+                raise OptionError(key, str(exc), value=raw) from None
+            except (TypeError, OverflowError):
+                raise OptionError(key, f"is out of range, got {raw!r}") from None
         if "bool" in kind:
-            return parse_boolean(raw, f"MCCFR option {key}")
+            try:
+                return parse_boolean(raw, key)
+            except ValueError:
+                raise OptionError(key, f"expects true or false, got {raw!r}") from None
         try:
             return float(raw)
         except ValueError:
-            raise ValueError(f"MCCFR option {key} expects a number, got {raw!r}") from None
+            raise OptionError(key, f"expects a number, got {raw!r}") from None
 
     @classmethod
     def from_options(cls, base: dict[str, Any] | None = None, *, legacy: bool = False, **overrides: Any) -> MCCFRConfig:
@@ -262,7 +273,8 @@ class MCCFRTrainer(ScheduledRun):
         self._exact_stack = None
         self.fetch = no_fetch()  # a row cache's bundle (gamesolve.distribute.row_cache); off: rows are allocated here
 
-    # The tables by their old names (tests, stores and summaries read them).
+    # The tables by their old names. Kept: the trainer's own methods, the cluster's workers,
+    # the solver, the search, tests and benchmarks still read them (about 80 places).
     @property
     def node_offset(self) -> np.ndarray:
         return self.tables.node_offset

@@ -26,9 +26,8 @@ from gamesolve.store import metrics as M
 from gamesolve.store.form_cache import FormCache
 from gamesolve.store.policy_store import write_policy
 from gamesolve.store.strategy_store import write_strategy
-from gamesolve.errors import DiskFullError, StoreError
+from gamesolve.errors import DiskFullError, OptionError, StoreError
 
-DEFAULT_CHECKPOINT = "10min"  # ckpt.DEFAULT_INTERVAL_MINUTES; --checkpoint, or -o checkpoint= (older spelling)
 EXPLICIT_LIMIT = 5_000_000  # evaluate exactly only games with at most this many histories
 VECTOR_METRICS_LIMIT = 500_000_000  # public nodes x deals up to which the vector best response also gives metrics rows
 SEQUENCES_EVERY = 2.0  # seconds between two counts of the allocated action sequences the progress bar shows
@@ -46,54 +45,48 @@ def form_of(request: SolveRequest, progress: Progress | None = None):
         raise ValueError(f"{exc}{hint}") from None
 
 
-def check_options(options: dict[str, str]) -> None:
-    """Validate ``-o KEY=VALUE`` options before any work starts: known keys, numbers as
-    numbers, schedules as schedules, intervals positive, probabilities in [0, 1]."""
+def check_options(options: dict[str, str]) -> dict[str, Any]:
+    """Validate ``-o KEY=VALUE`` options once, before any work starts (known keys, numbers as
+    numbers, schedules as schedules, intervals positive, probabilities in [0, 1]), and return
+    them parsed: the run builds its config from these (:class:`~gamesolve.errors.OptionError`
+    naming the option at fault)."""
     import math
 
-    options = dict(options)
     if "prune" in options:
-        raise ValueError("-o prune is set by --algo (mccfr-p prunes, mccfr does not)")
-    if "checkpoint" in options:
-        checkpoint_interval(options.pop("checkpoint"))
-    for key, value in options.items():  # one at a time, so that the message names the option
-        try:
-            MCCFRConfig.parse_option(key, value)
-        except ValueError as exc:
-            message = str(exc.args[0]) if exc.args else str(exc)  # (attrs validators add their internals)
-            raise ValueError(message if key in message else f"-o {key}={value}: {message}") from None
-        except (TypeError, OverflowError):
-            raise ValueError(f"-o {key}={value} is out of range") from None
+        raise OptionError("prune", "is set by --algo (mccfr-p prunes, mccfr does not)")
+    parsed = {key: MCCFRConfig.parse_option(key, raw) for key, raw in options.items()}
     for field in attrs.fields(MCCFRConfig):
-        if field.name not in options:
+        if field.name not in parsed:
             continue
-        value = MCCFRConfig.parse_option(field.name, options[field.name])
+        value, raw = parsed[field.name], options[field.name]
         if isinstance(value, Schedule):
             if value.minutes is not None and not math.isfinite(value.minutes):
-                raise ValueError(f"-o {field.name} must be finite, got {options[field.name]!r}")
+                raise OptionError(field.name, f"must be finite, got {raw!r}")
             if field.name.endswith("_interval") and not value.never and not (value.iterations or value.minutes):
-                raise ValueError(f"-o {field.name} must be positive (or off), got {options[field.name]!r}")
+                raise OptionError(field.name, f"must be positive (or off), got {raw!r}")
         elif isinstance(value, float):
             if not math.isfinite(value):
-                raise ValueError(f"-o {field.name} must be a finite number, got {options[field.name]!r}")
+                raise OptionError(field.name, f"must be a finite number, got {raw!r}")
             if field.name.endswith("_probability") and not 0.0 <= value <= 1.0:
-                raise ValueError(f"-o {field.name} is a probability, in [0, 1]; got {options[field.name]!r}")
+                raise OptionError(field.name, f"is a probability, in [0, 1]; got {raw!r}")
             if field.name == "regret_scale" and value <= 0:
-                raise ValueError(f"-o regret_scale must be positive, got {options[field.name]!r}")
+                raise OptionError(field.name, f"must be positive, got {raw!r}")
+    return parsed
 
 
-def checkpoint_interval(raw: str | None) -> float | None:
-    """Minutes between checkpoints from ``--checkpoint`` (e.g. 30s, 10m, 1h, off -> None)."""
+def checkpoint_interval(raw: str) -> float | None:
+    """Minutes between checkpoints from ``--checkpoint`` (e.g. 30s, 10m, 1h, off -> None);
+    :class:`~gamesolve.errors.OptionError` naming ``checkpoint`` otherwise."""
     try:
         # A checkpoint interval is always a time, so a bare "m" can only mean minutes.
-        schedule = Schedule.parse(DEFAULT_CHECKPOINT if raw is None else raw, legacy=True)
+        schedule = Schedule.parse(raw, legacy=True)
     except (ValueError, OverflowError) as exc:
         kind = "positive time" if "positive" in str(exc) else "time"
-        raise ValueError(f"--checkpoint expects a {kind} such as 30s, 10min, 1h or off, got {raw!r}") from None
+        raise OptionError("checkpoint", f"expects a {kind} such as 30s, 10min, 1h or off, got {raw!r}") from None
     if schedule.never:
         return None
     if schedule.minutes is None or not 0 < schedule.minutes < float("inf"):
-        raise ValueError(f"--checkpoint expects a positive time such as 30s, 10min or 1h (or off), got {raw!r}")
+        raise OptionError("checkpoint", f"expects a positive time such as 30s, 10min or 1h (or off), got {raw!r}")
     return schedule.minutes
 
 
@@ -113,12 +106,8 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
 
 def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dict[str, Any]:
     game = request.game
-    options = dict(request.options)
-    check_options(options)
-    if "checkpoint" in options:
-        interval = checkpoint_interval(options.pop("checkpoint"))
-    else:
-        interval = request.checkpoint_minutes if request.checkpoint_minutes is not None else checkpoint_interval(None)
+    options = dict(request.options)  # parsed by check_options (the solve command calls it before the run)
+    interval = request.checkpoint_minutes if request.checkpoint_minutes is not None else ckpt.DEFAULT_INTERVAL_MINUTES
     if interval == float("inf"):
         interval = None  # --checkpoint off
     progress.note(f"compiling {game.describe()} to its factored form")
@@ -134,15 +123,12 @@ def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dic
             "preset": request.preset, "algo": request.algo, "seed": request.seed}  # fmt: skip
     out = request.out
     if request.resume:
-        if request.options.keys() - {"checkpoint"}:
-            fixed = ", ".join(sorted(request.options.keys() - {"checkpoint"}))
-            raise ValueError(f"-o {fixed}: a run's options are fixed when it starts; --resume continues with the store's")
         stored = ckpt.read_meta(out)
         if stored["game"] != game.name or stored["params"] != dict(tree.params):
             raise StoreError(f"{out} holds a {stored['game']} {stored['params']} run, not {game.name} {dict(tree.params)}")
         if stored.get("algo") != request.algo:
             raise StoreError(f"{out} holds an {stored.get('algo')} run, not {request.algo}")
-        config = MCCFRConfig.from_options(stored["config"], legacy=True)
+        config = MCCFRConfig.from_options(stored["config"], legacy=True)  # legacy: a store on disk may say 10m
         ckpt.clean_incomplete(out)
         resumable = ckpt.latest(out) is not None
         if not resumable:  # killed before its first checkpoint: start it afresh
@@ -160,7 +146,7 @@ def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dic
         if resumable:
             progress.note(f"resumed {out} at iteration {trainer.counters.iteration:,}")
     else:
-        config = MCCFRConfig.from_options(tree.mccfr_defaults, **options)
+        config = attrs.evolve(MCCFRConfig.from_options(tree.mccfr_defaults), **options)  # (options: parsed already)
         if request.ray is not None:
             trainer = _ray_trainer(request, tree, config, request.seed, progress, resume=False)
         else:
@@ -184,7 +170,8 @@ def checkpoint_trainer(path, form, threads: int = 1) -> MCCFRTrainer:
     if ckpt.is_sharded(path):
         raise StoreError(f"{path} was trained on a Ray cluster (its tables are in shard parts); it cannot be read here")
     arrays, state = ckpt.read_checkpoint(path)
-    trainer = MCCFRTrainer(form, MCCFRConfig.from_options(meta["config"], legacy=True), threads=threads, seed=int(meta["seed"]))
+    config = MCCFRConfig.from_options(meta["config"], legacy=True)  # legacy: a store on disk may say 10m
+    trainer = MCCFRTrainer(form, config, threads=threads, seed=int(meta["seed"]))
     trainer.load_state(arrays, state)
     trainer.snapshot_sink = ckpt.SnapshotSink(path)  # snapshots a long run kept on disk
     return trainer

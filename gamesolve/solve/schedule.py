@@ -27,8 +27,9 @@ class Schedule:
 
     @classmethod
     def parse(cls, text: str | int | float | Schedule, *, legacy: bool = False) -> Schedule:
-        """Parse a schedule; ``legacy`` also reads ``"10m"`` as minutes (stores written
-        before ``m`` was refused)."""
+        """Parse a schedule; ``legacy`` also reads ``"10m"`` as minutes. Kept: checkpoint stores
+        written before ``m`` was refused hold it in their config (``--resume`` and the readers
+        of a store pass it), and ``--checkpoint`` is always a time, where ``m`` means minutes."""
         if isinstance(text, Schedule):
             return text
         if isinstance(text, (int, float)):

@@ -29,7 +29,7 @@ class SolveRequest:
     threads: int = 1
     auto_threads: bool = False  # --threads not given: a sampling solver may take the form's default_threads
     resume: bool = False
-    options: dict[str, Any] = attrs.field(factory=dict)
+    options: dict[str, Any] = attrs.field(factory=dict)  # as the solver's check_options returned them
     preset: str | None = None  # an abstraction preset, for games that need one
     pm: Any = None  # the plugin manager, for compile hooks
     # Exact evaluation, supplied by the command layer (which owns evaluation):
@@ -76,8 +76,11 @@ class SolverSpec:
     ``store_format`` is the ``format`` attribute of the stores it writes with ``--out`` (the
     command replaces only a store of that kind, and only with ``--force``); ``resumable``
     says whether ``--resume`` continues such a store; ``check_options(options)`` validates
-    ``-o KEY=VALUE`` options before any work starts (raise :class:`ValueError` naming the
-    bad one).
+    ``-o KEY=VALUE`` options once, before any work starts, and returns them parsed: the
+    command hands the run what it returned (``SolveRequest.options``), and the run does not
+    check them again (a check that returns None leaves them as given). A bad value raises :class:`~gamesolve.errors.OptionError` with the
+    option's name (the command shows the flag), an unknown key a
+    :class:`~gamesolve.errors.UserError` listing the known ones.
     """
 
     name: str
@@ -86,4 +89,4 @@ class SolverSpec:
     supports: Callable[[GameSpec], bool] = lambda spec: True
     store_format: str | None = None
     resumable: bool = False
-    check_options: Callable[[dict[str, str]], None] | None = None
+    check_options: Callable[[dict[str, str]], dict[str, Any] | None] | None = None

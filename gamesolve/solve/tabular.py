@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from gamesolve.errors import UserError
 from gamesolve.game.compile import compiled_tree
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR, summation_order
 from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
@@ -22,7 +23,7 @@ def run_tabular(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         raise ValueError(f"{request.algo} needs --iterations")
     if request.checkpoint_minutes is not None:
         raise ValueError(f"{request.algo} keeps no checkpoints; --checkpoint is for mccfr and mccfr-p")
-    options = {"order": "fast", **_check_options(request.algo)(request.options)}
+    options = {"order": "fast", **request.options}  # checked by the spec's check_options (the solve command calls it)
     if request.preset:
         raise ValueError(f"{request.algo} solves the whole game; --preset is for abstracted games")
     config = TABULAR_ALGORITHMS[request.algo]
@@ -83,13 +84,14 @@ order of node values (:data:`~gamesolve.solve.cfr.ORDERS`; ``fast`` by default).
 
 
 def _check_options(name: str):
-    """Validate a tabular solver's ``-o`` options (:class:`ValueError` naming an unknown key
-    and the known ones, or the option and its allowed values); the checked options returned."""
+    """Validate a tabular solver's ``-o`` options once, before the run (:class:`UserError`
+    naming an unknown key and the known ones, :class:`OptionError` naming the option and its
+    allowed values); the checked options returned, which the run uses."""
 
     def check(options: dict[str, str]) -> dict[str, str]:
         unknown = sorted(options.keys() - TABULAR_OPTIONS.keys())
         if unknown:
-            raise ValueError(f"{name} has no solver option {', '.join(unknown)} (its options: {', '.join(TABULAR_OPTIONS)})")
+            raise UserError(f"{name} has no solver option {', '.join(unknown)} (its options: {', '.join(TABULAR_OPTIONS)})")
         return {key: TABULAR_OPTIONS[key](str(value)) for key, value in options.items()}
 
     return check

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from gamesolve.errors import UserError
+from gamesolve.errors import OptionError, UserError
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, FactoredGame, FormError, subtree_ends
 from gamesolve.game.removal import Removal, fixed_cfv, item_removal, no_removal
 from gamesolve.game.removal_multi import check_pair_items, prefix_sweep
@@ -424,7 +424,7 @@ def weighting_config(name: str) -> CFRConfig:
     try:
         return TABULAR_ALGORITHMS[WEIGHTINGS[name]]
     except KeyError:
-        raise ValueError(f"vcfr weighting must be one of {', '.join(WEIGHTINGS)}, got {name!r}") from None
+        raise OptionError("weighting", f"must be one of {', '.join(WEIGHTINGS)}, got {name!r}") from None
 
 
 VECTOR_OPTIONS = ("weighting", "sample_chance", "seed_chance")
@@ -446,13 +446,19 @@ def vector_form(request) -> FactoredGame:
     return form
 
 
-def check_vector_options(options: dict) -> tuple[CFRConfig, bool]:
-    """The CFR preset and whether to sample public chance, from ``-o`` options (before work)."""
+def check_vector_options(options: dict) -> dict:
+    """Validate vcfr's ``-o`` options once, before any work starts; the options the run uses:
+    ``weighting`` (the CFR preset) and ``sample_chance`` (whether to sample public chance)."""
     unknown = sorted(set(options) - set(VECTOR_OPTIONS))
     if unknown:
-        raise ValueError(f"unknown vcfr option {unknown[0]!r} (options: {', '.join(VECTOR_OPTIONS)})")
+        raise UserError(f"unknown vcfr option {unknown[0]!r} (options: {', '.join(VECTOR_OPTIONS)})")
     config = weighting_config(str(options.get("weighting", "dcfr")))
-    return config, parse_boolean(str(options.get("sample_chance", "false")).lower(), "vcfr option sample_chance")
+    raw = str(options.get("sample_chance", "false")).lower()
+    try:
+        sample = parse_boolean(raw, "sample_chance")
+    except ValueError:
+        raise OptionError("sample_chance", f"expects true or false, got {raw!r}") from None
+    return {"weighting": config, "sample_chance": sample}
 
 
 def run_vcfr(request, progress) -> dict:
@@ -470,7 +476,8 @@ def run_vcfr(request, progress) -> dict:
         raise ValueError("vcfr needs --iterations")
     if request.checkpoint_minutes is not None:
         raise ValueError("vcfr keeps no checkpoints; --checkpoint is for mccfr and mccfr-p")
-    config, sample = check_vector_options(request.options)
+    options = request.options  # checked by check_vector_options (the solve command calls it)
+    config, sample = options["weighting"], options["sample_chance"]
     game = request.game
     big = too_big(game, EXPLICIT_LIMIT, "an explicit tree") is not None
     if big and request.out is not None:  # a policy store is laid out on the explicit tree's information sets

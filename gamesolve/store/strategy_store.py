@@ -31,6 +31,8 @@ from gamesolve.provenance import code_attributes
 from gamesolve.store.zarr_io import ChunkedReader, StoreError, atomic_group, open_group, write_array
 
 FORMAT = "gamesolve.strategy/2"
+# Kept: such a store a user may still have on disk is refused as old ("train it again"), not
+# as foreign; it is never read.
 OLD_FORMATS = ("gamesolve.poker-strategy/1",)
 CHUNK = 1 << 20
 TREE_ARRAYS = (

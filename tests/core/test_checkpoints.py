@@ -92,7 +92,7 @@ CRASHING_RUN = textwrap.dedent(
 def test_sigkill_while_writing_a_checkpoint_leaves_the_previous_one_usable(tmp_path):
     out = tmp_path / "run"
     flag = tmp_path / "flag"
-    args = ["solve", "--game", "leduc", "--algo", "mccfr-p", "--minutes", "5", "--out", str(out), "-o", "checkpoint=1s"]
+    args = ["solve", "--game", "leduc", "--algo", "mccfr-p", "--minutes", "5", "--out", str(out), "--checkpoint", "1s"]
     proc = subprocess.Popen([sys.executable, "-c", CRASHING_RUN, str(flag), *args], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     try:
         deadline = time.time() + 120

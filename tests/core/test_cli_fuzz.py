@@ -193,7 +193,7 @@ BAD = {  # option -> values that must be refused (quickly: never a long run)
     "--hh": None,
     "--workers": ["0", "99", "x", "-1"],
 }
-EXTRA = [("--bogus", None), ("--resume", None), ("--force", None), ("--json", None), ("-p", "players=2"), ("-o", "checkpoint=1s"),
+EXTRA = [("--bogus", None), ("--resume", None), ("--force", None), ("--json", None), ("-p", "players=2"), ("--checkpoint", "1s"),
          ("extra", None), ("--search", None), ("-s", "k=1")]  # fmt: skip
 
 

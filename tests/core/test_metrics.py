@@ -80,7 +80,7 @@ def test_a_resumed_run_drops_rows_after_its_checkpoint(tmp_path):
 def test_a_killed_mccfr_run_leaves_its_series_readable_and_resume_continues_it(tmp_path):
     out = tmp_path / "run"
     cmd = [sys.executable, "-m", "gamesolve.cli", "solve", "--game", "leduc", "--algo", "mccfr-p", "--minutes", "5",
-           "--out", str(out), "-o", "checkpoint=2s"]
+           "--out", str(out), "--checkpoint", "2s"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.time() + 120

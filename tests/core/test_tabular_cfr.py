@@ -102,5 +102,5 @@ def test_the_fast_order_and_open_spiels_order_are_one_algorithm(leduc2_tree):
 
 
 def test_a_bad_summation_order_is_refused(kuhn2_tree):
-    with pytest.raises(ValueError, match="-o order must be one of fast, openspiel; got 'exact'"):
+    with pytest.raises(ValueError, match="^order must be one of fast, openspiel; got 'exact'"):
         TabularCFR(kuhn2_tree, TABULAR_ALGORITHMS["cfr+"], order="exact")

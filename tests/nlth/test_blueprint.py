@@ -97,7 +97,7 @@ def test_kill_9_during_training_then_resume_continues(tmp_path, trained):
     # `trained`: the tiny card abstraction is built by then (this run would otherwise wait for
     # it with its worker idle), and the test runs with the others that read a trained store.
     out = tmp_path / "run"
-    args = ["solve", "--game", "nlth", "--minutes", "3", "--out", str(out), "-o", "checkpoint=1s"]
+    args = ["solve", "--game", "nlth", "--minutes", "3", "--out", str(out), "--checkpoint", "1s"]
     proc = subprocess.Popen([sys.executable, "-m", "gamesolve.cli", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 240

@@ -208,6 +208,8 @@ def adopt_cached(path: Path) -> None:
         _cached(path) or _adopt_legacy(path)
 
 
+# Kept: card abstraction caches from before manifests may sit in a user's cache folder, and
+# rebuilding one takes long and replaces a folder other processes may be reading.
 def _adopt_legacy(path: Path) -> bool:
     """Seal tables cached by a gamesolve that wrote no manifests, if they are complete (the
     attribute written last, every table of its full length); True if ``path`` is now sealed.
