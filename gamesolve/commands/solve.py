@@ -82,6 +82,8 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
     host = host_from(ctx)
     params = parse_params(params)
     options = parse_params(options, "--option")
+    if "checkpoint" in options:  # its spelling before --checkpoint (issue 35 removed it): say where it went
+        raise InputError(f"-o checkpoint={options['checkpoint']}: the checkpoint interval is --checkpoint {options['checkpoint']}")
     checkpoint_minutes = _checkpoint_minutes(checkpoint)
     if (resume or force) and out is None:
         raise InputError(f"{'--resume' if resume else '--force'} needs --out PATH (the store to {'continue' if resume else 'replace'})")

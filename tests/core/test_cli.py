@@ -165,6 +165,7 @@ def test_no_warning_line_when_nothing_was_dropped_or_clipped(run):
         (["solve", "--game", "kuhn", "--iterations", "5", "--param", "deck=3"], "no parameter 'deck'"),
         (["exploitability", "--game", "kuhn", "--store", "/nonexistent/x.zarr"], "no policy store"),
         (["solve", "--iterations", "5"], "Missing option '--game'"),
+        (["solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "5", "-o", "checkpoint=30s"], "is --checkpoint 30s"),
     ],
 )
 def test_bad_input_gets_one_line_and_status_2(run, args, message):
