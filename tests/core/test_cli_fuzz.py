@@ -56,6 +56,9 @@ def place(tmp_path_factory):
     (root / "mine" / "notes.txt").write_text("mine")
     (root / "file.txt").write_text("a file")
     (root / "empty").mkdir()
+    # fresh outputs go here (_fresh): export writes a file and, rightly, not its missing folder,
+    # so a run where export's cases came before any command that made it failed (an order race)
+    (root / "new").mkdir()
     (root / "cache").mkdir()
     (root / "numba").mkdir()
     with mock.patch.object(cli_module, "plugin_host", lambda dirs=(): host):
