@@ -178,8 +178,8 @@ def test_a_short_run_checkpoints_at_a_tenth_of_its_iterations(run, tmp_path):
 
 
 def test_checkpoint_interval_spellings(run, tmp_path):
-    assert "unknown MCCFR option 'checkpoint'" in one_line_error(run("solve", "--game", "leduc", "--algo", "mccfr", "--iterations", "5",
-                                                                     "-o", "checkpoint=2m"))  # fmt: skip
+    assert "is --checkpoint 2m" in one_line_error(run("solve", "--game", "leduc", "--algo", "mccfr", "--iterations", "5",
+                                                      "-o", "checkpoint=2m"))  # fmt: skip
     assert "positive time" in one_line_error(run("solve", "--game", "leduc", "--algo", "mccfr", "--iterations", "5", "--checkpoint", "0s"))
     assert "positive time such as" in one_line_error(run("solve", "--game", "leduc", "--algo", "mccfr", "--iterations", "5", "--checkpoint", "500"))  # a count: not a time
     assert "keeps no checkpoints" in one_line_error(run("solve", "--game", "kuhn", "--iterations", "5", "--checkpoint", "1m"))
