@@ -22,12 +22,11 @@ RUN = "import json, {package}.kernels as k; k.add_one(1); s = k.add_one.stats; p
 
 
 def cache_stats(source_root, package, cache):
-    """[cache hits, cache misses] of one call in a fresh process importing from ``source_root``."""
+    """(cache hits, cache misses) of one call in a fresh process importing from ``source_root``."""
     env = {**os.environ, "PYTHONPATH": str(source_root), "NUMBA_CACHE_DIR": str(cache)}
     out = subprocess.run([sys.executable, "-c", RUN.format(package=package)], env=env, capture_output=True, text=True,
                          check=True, cwd=source_root).stdout  # fmt: skip
-    hits, misses = json.loads(out.strip().splitlines()[-1])
-    return hits, misses
+    return tuple(json.loads(out.strip().splitlines()[-1]))
 
 
 def make_package(root, name):

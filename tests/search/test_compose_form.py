@@ -4,6 +4,8 @@ and the same exploitability by two independent best responses."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -33,15 +35,7 @@ def liars_dice():
 def composed(liars_dice):
     """``composed(**options)``: :func:`both`, once per options in a module (two tests read the
     whole-round composition, which takes most of their time)."""
-    memo = {}
-
-    def get(**options):
-        key = tuple(sorted(options.items()))
-        if key not in memo:
-            memo[key] = both(liars_dice, **options)
-        return memo[key]
-
-    return get
+    return functools.cache(lambda **options: both(liars_dice, **options))
 
 
 def both(liars_dice, **options):
