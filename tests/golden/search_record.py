@@ -63,9 +63,10 @@ BLUEPRINT_ITERATIONS = 3000
 BLUEPRINT_SEED = 0
 #: The search agent's options: no time budget (iteration caps decide alone), one thread, the
 #: ``tiny`` search sizes, heads-up flops searched (the sampled-chance solver), small caps.
+#: ``algorithm=lcfr`` was the agent's default when the record was made (DCFR is now, issue 37).
 SEARCH_OPTIONS = {
     "seconds": "0", "iterations": "6", "mccfr_iterations": "30", "threads": "1", "heads_up_flop": "1",
-    "preset": "tiny",
+    "preset": "tiny", "algorithm": "lcfr",
 }  # fmt: skip
 MATCH_SEED = 33
 #: (file, players, opponents (``BP`` stands for the blueprint store), hands)

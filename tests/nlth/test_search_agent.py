@@ -4,6 +4,7 @@ actual hand, and carries range beliefs between rounds by Bayes' rule with sigma.
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 import pytest
 
@@ -145,9 +146,21 @@ def test_a_size_preset_sets_every_size_and_options_given_with_it_override_it():
     assert config.raise_cap == 3 != tiny.raise_cap
 
 
-def test_an_unknown_size_preset_is_refused_naming_the_known_ones():
-    with pytest.raises(ValueError, match="unknown search size preset 'huge' .*tiny, small, pluribus"):
+def test_an_unknown_preset_is_refused_naming_the_known_ones():
+    with pytest.raises(ValueError, match="unknown search preset 'huge' .*tiny, small, pluribus, paper"):
         NLTHSearchConfig.from_options({"preset": "huge"})
+
+
+def test_the_default_solves_subgames_with_dcfr_and_plays_its_final_iteration():
+    config = NLTHSearchConfig()
+    assert (config.algorithm, config.play) == ("dcfr", "current")
+
+
+def test_the_paper_preset_plays_as_pluribus_over_the_default_sizes():
+    config = NLTHSearchConfig.from_options({"preset": "paper"})
+    assert (config.algorithm, config.play) == ("lcfr", "current")
+    assert attrs.evolve(config, algorithm="dcfr") == NLTHSearchConfig()
+    assert NLTHSearchConfig.from_options({"preset": "paper", "play": "average"}).play == "average"
 
 
 @pytest.mark.parametrize("name", list(SEARCH_PRESETS))

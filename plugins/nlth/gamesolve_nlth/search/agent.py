@@ -43,7 +43,7 @@ from gamesolve_nlth import engine as E
 from gamesolve_nlth.betting.subgame import DepthLimit, StreetSizes, SubgameSizes
 from gamesolve_nlth.search.continuation import continuation_game
 from gamesolve_nlth.search.multiway import LeafValues, build_multiway
-from gamesolve_nlth.search.presets import DEFAULT_PRESET, SEARCH_PRESETS, search_preset
+from gamesolve_nlth.search.presets import DEFAULT_PRESET, SEARCH_PRESETS, preset_options
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_index
 from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
 from gamesolve_nlth.spot.tree import STREETS, Spot, SpotError, build_spot, hand_strengths, spot_ranges, why_no_deal
@@ -75,7 +75,10 @@ class NLTHSearchConfig:
     :ivar mccfr_iterations: most iterations of one multiway (MCCFR) solve.
     :ivar multiway_bets, multiway_raises, multiway_raise_cap: the sizes of pots of three or
         more players (fewer than heads-up: the tree grows with every player).
-    :ivar algorithm: the vector solver's preset (``lcfr``: Linear CFR, as Pluribus; ``dcfr``...).
+    :ivar algorithm: the vector solver's preset: ``dcfr`` by default, whose final iteration is far
+        nearer a subgame equilibrium after the tens of iterations a decision affords than Linear
+        CFR's (``lcfr``, as Pluribus; ``preset=paper``), and which won both strength designs
+        (docs/search.md, "Defaults").
     :ivar play: ``current`` (final iteration, as Pluribus) or ``average``.
     :ivar streets: rounds that search (1 flop, 2 turn, 3 river).
     :ivar k: continuation strategies a player picks from at a depth-limited subgame's leaves (1-4).
@@ -85,7 +88,8 @@ class NLTHSearchConfig:
     :ivar bets, raises: the subgame's sizes, as ``gamesolve spot`` writes them.
 
     The sizes' defaults are the ``small`` preset; ``preset=NAME`` in the options sets them all
-    from another (:mod:`gamesolve_nlth.search.presets`), size options given with it override it.
+    from another (:mod:`gamesolve_nlth.search.presets`), size options given with it override it;
+    ``preset=paper`` keeps the default sizes and plays as Pluribus (Linear CFR, final iteration).
     """
 
     seconds: float = 5.0
@@ -93,7 +97,7 @@ class NLTHSearchConfig:
     heads_up_flop: bool = False
     flop_memory: float = 2.0
     mccfr_iterations: int = 200_000
-    algorithm: str = "lcfr"
+    algorithm: str = "dcfr"
     play: str = "current"
     streets: tuple[int, ...] = (1, 2, 3)
     bets: str = _DEFAULT_SIZES.bets
@@ -111,11 +115,10 @@ class NLTHSearchConfig:
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> NLTHSearchConfig:
         """A configuration from ``KEY=VALUE`` strings; :class:`ValueError` names a bad one.
-        ``preset=NAME`` stands for the preset's sizes; other options override them."""
+        ``preset=NAME`` stands for the preset's options; other options override them."""
         options = dict(options)
         if "preset" in options:
-            preset = attrs.asdict(search_preset(str(options.pop("preset"))))
-            options = {**{key: str(value) for key, value in preset.items()}, **options}
+            options = {**preset_options(str(options.pop("preset"))), **options}
         known = {
             "seconds": float, "iterations": int, "algorithm": str, "play": str, "bets": str, "raises": str,
             "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,

@@ -9,7 +9,9 @@ in proportion. ``small`` is the agent's default: on 2 cores it affords tens of i
 within a decision's few seconds.
 
 ``search:store=BP:preset=NAME`` sets every size below at once; size options given with it
-(``bets``, ``raises``, ``raise_cap``, ...) override the preset's.
+(``bets``, ``raises``, ``raise_cap``, ...) override the preset's. ``preset=paper`` is the one
+preset of how subgames are solved instead: Pluribus' choices (Linear CFR, its final iteration
+played) over the default sizes, for comparison with the agent's default (DCFR).
 """
 
 from __future__ import annotations
@@ -68,9 +70,18 @@ SEARCH_PRESETS: dict[str, SearchSizes] = {
 DEFAULT_PRESET = "small"
 
 
-def search_preset(name: str) -> SearchSizes:
-    """The preset called ``name``; :class:`ValueError` names the known ones."""
+#: Pluribus' solver choices (supplement, "Real-time search"): vector Linear CFR, the final
+#: iteration played. The agent's default is DCFR (docs/search.md, "Defaults").
+PAPER_SOLVING = {"algorithm": "lcfr", "play": "current"}
+
+
+def preset_options(name: str) -> dict[str, str]:
+    """The options ``preset=NAME`` stands for (a size preset's sizes, or ``paper``'s solver
+    choices); :class:`ValueError` names the known presets."""
+    if name == "paper":
+        return dict(PAPER_SOLVING)
     try:
-        return SEARCH_PRESETS[name]
+        sizes = SEARCH_PRESETS[name]
     except KeyError:
-        raise ValueError(f"unknown search size preset {name!r} (choose from {', '.join(SEARCH_PRESETS)})") from None
+        raise ValueError(f"unknown search preset {name!r} (choose from {', '.join([*SEARCH_PRESETS, 'paper'])})") from None
+    return {key: str(value) for key, value in attrs.asdict(sizes).items()}
