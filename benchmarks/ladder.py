@@ -6,6 +6,7 @@ wins ``r[a] - r[b]`` mbb/game against ``b``, weighted least squares, ratings sum
     python benchmarks/ladder.py build                # the roster's blueprints that are missing
     python benchmarks/ladder.py run [--only A,B,...] # every pairing not yet on record
     python benchmarks/ladder.py pair A B --table hu  # one pairing again (replaces its record)
+    python benchmarks/ladder.py lbr [--only A,B,...] # heads-up LBR of every agent not yet on record
     python benchmarks/ladder.py report               # ratings table and plot (docs/ladder.md)
 
 The roster (:data:`ROSTER`): the baselines ``fold``, ``call``, ``random``, ``tag``; blueprints
@@ -19,7 +20,8 @@ tables six-player ones. An agent whose blueprint is not built is left out (``rep
 Records: one JSON file per pairing in ``docs/results/ladder/`` (written atomically when its
 match ends; the match's ``--json`` summary, the command, the commit), so partial runs add up
 across sessions; ``report`` fits what is there. Win rates are AIVAT-corrected where the match
-reports AIVAT for the first seat.
+reports AIVAT for the first seat. Heads-up LBR (``gamesolve lbr``, its default settings) of
+each agent is recorded the same way (``lbr-AGENT.json``) and shown beside its heads-up rating.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ BLUEPRINT_RUNS = {"tiny-3": ("tiny", 3), "tiny-20": ("tiny", 20), "small-60": ("
 BASELINES = ("fold", "call", "random", "tag")
 SEARCH = "seconds=0:iterations=30"  # about the default 5 s of a turn decision on 2 cores, as iterations (#37 item 1 sets the default)
 HANDS = {"hu": 4000, "6max": 6000}  # per pairing; search pairings play a tenth
+LBR_HANDS = 1000  # per agent (whole duplicate deals; a search agent plays a tenth)
 SEED = 37
 
 
@@ -84,20 +87,40 @@ def match_command(a: str, b: str, table: str, agents: dict[str, str]) -> list[st
             "--hands", str(hands), "--seed", str(SEED), "--workers", "2", *aivat, "--json"]  # fmt: skip
 
 
+def lbr_command(name: str, agents: dict[str, str]) -> list[str]:
+    hands = LBR_HANDS // (10 if name.startswith("search-") else 1)
+    return [*GAMESOLVE, "lbr", "--game", "nlth", "-p", "players=2", "--agent", agents[name], "--hands", str(hands),
+            "--seed", str(SEED), "--workers", "2", "--json"]  # fmt: skip
+
+
 def record_path(a: str, b: str, table: str) -> Path:
     return RESULTS / f"{table}-{a}-vs-{b}.json"
 
 
+def lbr_path(name: str) -> Path:
+    return RESULTS / f"lbr-{name}.json"
+
+
 def play(a: str, b: str, table: str, agents: dict[str, str]) -> dict:
-    command = match_command(a, b, table, agents)
     print(f"{table}: {a} vs {b}", flush=True)
+    return _record(match_command(a, b, table, agents), record_path(a, b, table), "match", f"{a} vs {b} ({table})",
+                   {"a": a, "b": b, "table": table})  # fmt: skip
+
+
+def exploit(name: str, agents: dict[str, str]) -> dict:
+    print(f"lbr: {name}", flush=True)
+    return _record(lbr_command(name, agents), lbr_path(name), "lbr", f"LBR of {name}", {"agent": name})
+
+
+def _record(command: list[str], path: Path, key: str, what: str, head: dict) -> dict:
+    """Run a ``gamesolve ... --json`` command and keep its summary with the command and the
+    commit, written atomically (a stopped run leaves no record)."""
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0:
-        raise SystemExit(f"{a} vs {b} ({table}) failed: {done.stderr.strip().splitlines()[-1:]}")
+        raise SystemExit(f"{what} failed: {done.stderr.strip().splitlines()[-1:]}")
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
-    record = {"a": a, "b": b, "table": table, "command": command[2:], "commit": commit, "match": summary}
-    path = record_path(a, b, table)
+    record = {**head, "command": command[2:], "commit": commit, key: summary}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(record, indent=1) + "\n")
@@ -128,7 +151,8 @@ def pairings(table: str):
 def report(out: Path) -> None:
     from gamesolve.evaluate.ratings import fit_ratings
 
-    lines = ["| table | agent | rating (mbb/game) | 95% interval | pairings |", "|---|---|---:|---|---:|"]
+    lines = ["| table | agent | rating (mbb/game) | 95% interval | pairings | heads-up LBR (mbb/game, 95%) |",
+             "|---|---|---:|---|---:|---:|"]  # fmt: skip
     fits = {}
     for table in ("hu", "6max"):
         found = pairings(table)
@@ -139,12 +163,22 @@ def report(out: Path) -> None:
         for agent in fit.ranked():
             lo, hi = fit.interval(agent)
             count = sum(agent in (p.a, p.b) for p in found)
-            lines.append(f"| {table} | {agent} | {fit.rating[fit.agents.index(agent)]:+.0f} | {lo:+.0f} .. {hi:+.0f} | {count} |")
-        lines.append(f"| {table} | (fit) | chi-square {fit.chi2:.1f} on {fit.dof} degrees of freedom | | {len(found)} |")
+            lines.append(f"| {table} | {agent} | {fit.rating[fit.agents.index(agent)]:+.0f} | {lo:+.0f} .. {hi:+.0f} | {count} | "
+                         f"{_lbr_cell(agent) if table == 'hu' else ''} |")  # fmt: skip
+        lines.append(f"| {table} | (fit) | chi-square {fit.chi2:.1f} on {fit.dof} degrees of freedom | | {len(found)} | |")
     print("\n".join(lines))
     if fits:
         _plot(fits, out)
         print(f"plot: {out}")
+
+
+def _lbr_cell(agent: str) -> str:
+    """``+4785 ± 5017`` (the 95% half-width) from the agent's LBR record, or blank."""
+    path = lbr_path(agent)
+    if not path.exists():
+        return ""
+    lbr = json.loads(path.read_text())["lbr"]
+    return f"{lbr['mbb_per_game']:+.0f} ± {1.96 * lbr['se']:.0f}"
 
 
 def _plot(fits, out: Path) -> None:
@@ -180,6 +214,9 @@ def main(argv=None) -> None:
     pair.add_argument("a")
     pair.add_argument("b")
     pair.add_argument("--table", choices=("hu", "6max"), required=True)
+    lbr = sub.add_parser("lbr", help="heads-up LBR of every agent not yet on record")
+    lbr.add_argument("--only", default=None, help="comma-separated agents")
+    lbr.add_argument("--again", action="store_true", help="replace the records of the agents chosen")
     rep = sub.add_parser("report", help="fit and print the ratings, write the plot")
     rep.add_argument("--plot", type=Path, default=ROOT / "docs" / "ladder.png")
     args = parser.parse_args(argv)
@@ -207,6 +244,15 @@ def main(argv=None) -> None:
         if missing:
             parser.error(f"no agent {missing[0]!r} at the {args.table} table (agents: {', '.join(agents)})")
         play(args.a, args.b, args.table, agents)
+    elif args.what == "lbr":
+        agents = roster("hu")
+        names = args.only.split(",") if args.only else list(agents)
+        missing = [x for x in names if x not in agents]
+        if missing:
+            parser.error(f"no agent {missing[0]!r} at the hu table (agents: {', '.join(agents)})")
+        for name in names:
+            if args.again or not lbr_path(name).exists():
+                exploit(name, agents)
     else:
         report(args.plot)
 
