@@ -23,6 +23,12 @@ from gamesolve_nlth.spot.tree import (Spot, SpotError, StreetSizes, build_spot, 
 from gamesolve_nlth.state import CHECK_CALL, FOLD, action_raise_to
 
 
+PRECISIONS = {32: np.float32, 16: np.int16}
+"""``--precision``: bits per table entry. 32: float32 regrets and average sums; 16: 16-bit
+codes with one float32 scale per node and table (b-inary/postflop-solver's compressed
+storage, :mod:`gamesolve.solve.kernels.compressed`): half the memory, each update rounded to
+1/32767 (regrets) or 1/65535 (average) of the node's largest entry."""
+
 SPOT_WEIGHTINGS = {"dcfr": attrs.evolve(TABULAR_ALGORITHMS["dcfr"], gamma=3.0)}
 """DCFR on spots averages with weight t^3 instead of the paper's t^2 (alpha 1.5 and beta 0
 kept): the benchmark's turn reaches 0.3% of the pot in about 190 iterations instead of 201,
@@ -96,13 +102,17 @@ class _Chips:
 
 def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 0.5, threads: int = 1,
                max_iterations: int = 100_000, max_seconds: float | None = None, weighting: str = "dcfr",
-               check_every: int = 25, progress: Progress = NullProgress(), line: tuple[str, ...] = ()) -> SpotResult:  # fmt: skip
+               check_every: int = 25, progress: Progress = NullProgress(), line: tuple[str, ...] = (),
+               precision: int = 32) -> SpotResult:  # fmt: skip
     """Vector CFR until the exploitability is at most ``target_pct`` % of the pot (checked by
     best response at least ``check_every`` iterations apart: the core's solve loop,
     :func:`~gamesolve.search.solve_loop.solve_until`),
     ``max_iterations`` or ``max_seconds``. ``progress`` shows iterations with the latest
     exploitability. ``line``: actions from the root (:func:`walk_line`; checked before solving)
-    where the result also shows the strategy of the player to act."""
+    where the result also shows the strategy of the player to act. ``precision``: bits per
+    table entry (:data:`PRECISIONS`)."""
+    if precision not in PRECISIONS:
+        raise SpotError(f"precision is 16 or 32 bits per table entry, not {precision}")
     started = time.perf_counter()
     reach = spot_ranges(spot, oop, ip)
     if (why := why_no_deal(reach)) is not None:
@@ -114,8 +124,8 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     build = time.perf_counter() - started
     path = walk_line(spot, form, line)
     solver = VectorCFR(form, SPOT_WEIGHTINGS.get(weighting) or TABULAR_ALGORITHMS[weighting], root_reach=reach,
-                       threads=threads, dtype=np.float32)  # fmt: skip
-    compile_kernels(threads)
+                       threads=threads, dtype=PRECISIONS[precision])  # fmt: skip
+    compile_kernels(threads, precision)
     progress.start(max_iterations, "it", f"solving {form.num_nodes:,} nodes")
     limits = SolveLimits(max_iterations, seconds=max_seconds, target=target_pct, check_every=check_every)
     report = solve_until(solver, limits, measure=lambda: 100.0 * solver.exploitability()[0] / spot.pot,
@@ -131,13 +141,14 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
                       ("oop", "ip")[actor], there, there_classes)  # fmt: skip
 
 
-def compile_kernels(threads: int) -> None:
-    """Run the solver once on a tiny river spot, so that compiling its kernels (or loading
-    them from numba's cache) is not counted as solving time."""
+def compile_kernels(threads: int, precision: int = 32) -> None:
+    """Run the solver once on a tiny river spot with tables of ``precision`` bits, so that
+    compiling its kernels (or loading them from numba's cache) is not counted as solving time."""
     sizes = StreetSizes(bets=(1.0,), raises=())
     tiny = Spot((0, 5, 10, 15, 20), 8, 8, sizes, sizes, sizes, raise_cap=0)
     hands = np.ones(NUM_HANDS)
-    solver = VectorCFR(build_spot(tiny), root_reach=spot_ranges(tiny, hands, hands), threads=threads, dtype=np.float32)
+    solver = VectorCFR(build_spot(tiny), root_reach=spot_ranges(tiny, hands, hands), threads=threads,
+                       dtype=PRECISIONS[precision])  # fmt: skip
     solver.run(1)
     solver.exploitability()
 
