@@ -8,6 +8,8 @@ tables take half the memory of float32's."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -104,6 +106,25 @@ def test_an_all_zero_block_has_scale_zero_and_decodes_to_zero():
     assert not table.any()
 
 
+def test_16_bit_tables_on_threads_give_the_single_thread_result(monkeypatch):
+    # Each node's block is encoded from its own values only, and the thread jobs own disjoint
+    # nodes: the codes and scales do not depend on the threads.
+    sizes = StreetSizes(bets=(1.0,), raises=())
+    spot = Spot(tuple(parse_cards("QsJh2h8d")), 1000, 9000, sizes, sizes, sizes, raise_cap=0)
+    r = parse_range(RANGE)
+    reach = spot_ranges(spot, r, r)
+    form = build_spot(spot)
+    one = VectorCFR(form, SPOT_WEIGHTINGS["dcfr"], root_reach=reach, dtype=np.int16)
+    monkeypatch.setattr(VectorCFR, "parallel_min", 0)
+    two = VectorCFR(form, SPOT_WEIGHTINGS["dcfr"], root_reach=reach, dtype=np.int16, threads=2)
+    assert two.parallel_jobs > 1
+    one.run(10)
+    two.run(10)
+    for field in ("regrets", "avg", "regret_scale", "avg_scale"):
+        assert np.array_equal(getattr(one.tables, field), getattr(two.tables, field)), field
+    assert one.exploitability() == two.exploitability()
+
+
 def test_16_bit_tables_refuse_frozen_rows():
     spot, form, reach = river()
     held = int(np.flatnonzero(reach[0])[0])
@@ -124,7 +145,9 @@ SPOT = ["spot", "--board", "QsJh2h8d3c", "--oop-range", "QQ,JJ,AK", "--ip-range"
 def test_gamesolve_spot_solves_with_16_bit_tables(run):
     result = run(*SPOT, "--target", "1%", "--precision", "16")
     assert result.exit_code == 0, result.output
-    assert "% of the pot (target 1%)" in result.output
+    assert "16-bit tables" in result.output and "% of the pot (target 1%)" in result.output
+    out = json.loads(run(*SPOT, "--target", "1%", "--precision", "16", "--json").output)
+    assert out["precision"] == 16 and out["exploitability_pct_pot"] <= 1.0
 
 
 def test_a_precision_other_than_16_or_32_is_one_line(run):

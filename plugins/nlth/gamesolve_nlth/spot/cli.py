@@ -83,7 +83,8 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
         click.echo(json_report.dumps(result.as_dict(), indent=2))
         return
     click.echo(f"spot: {spot.pot} in the pot, {spot.stack} behind; {result.nodes:,} nodes (built in {result.build_seconds:.1f} s)")
-    click.echo(f"solved: {result.iterations} iterations in {result.seconds:.2f} s, "
+    tables = "" if result.precision == 32 else f" ({result.precision}-bit tables)"
+    click.echo(f"solved: {result.iterations} iterations in {result.seconds:.2f} s{tables}, "
                f"exploitability {result.exploitability_pct_pot:.3f}% of the pot (target {target_pct:g}%)")  # fmt: skip
     _show("out-of-position first action", result.root, result.classes)
     if result.line:

@@ -50,6 +50,7 @@ class SpotResult:
     line_player: str | None = None  # "oop" or "ip": who acts at the line's node
     line_strategy: dict[str, float] | None = None  # as root, there (None: the solution never plays the line)
     line_classes: dict[str, dict[str, float]] | None = None
+    precision: int = 32  # bits per table entry (PRECISIONS)
 
     def as_dict(self) -> dict:
         return attrs.asdict(self)
@@ -133,12 +134,12 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     seconds, cpu, pct = report.seconds, report.cpu_seconds, report.last
     _, root, classes = strategy_at(spot, form, solver, reach, [])
     if not line:
-        return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build)
+        return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build, precision=precision)
     actor, there, there_classes = strategy_at(spot, form, solver, reach, path)
     chips = _Chips(spot)
     named = tuple(chips.step(form, node, i) for node, i in path)
     return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build, named,
-                      ("oop", "ip")[actor], there, there_classes)  # fmt: skip
+                      ("oop", "ip")[actor], there, there_classes, precision)  # fmt: skip
 
 
 def compile_kernels(threads: int, precision: int = 32) -> None:
