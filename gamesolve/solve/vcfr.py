@@ -106,7 +106,9 @@ class VectorCFR:
         self._job_blocks = np.cumsum([0] + [n_jobs // self._parts + (i < n_jobs % self._parts) for i in range(self._parts)])
         scratch_bytes = self._parts * 8 * s * (depth + 1) * (p + 1 + 2 * widest)
         cut_bytes = 8 * s * (self._cuts.reach.shape[0] * (p + 1) + len(self._cuts.job_cut))
-        _check_memory(2 * dtype.itemsize * total + scratch_bytes + cut_bytes, form, s)
+        # Bytes of the tables (and their scales) and the path and thread buffers.
+        self.memory_bytes = 2 * dtype.itemsize * total + scratch_bytes + cut_bytes + (8 * n if self.packed else 0)
+        _check_memory(self.memory_bytes, form, s)
         # 16-bit tables: one scale per owner node (and table), indexed by node.
         scales = n if self.packed else 0
         self.tables = K.VectorTables(
@@ -427,10 +429,14 @@ def available_memory() -> int | None:
     return None
 
 
+class TooBig(UserError):
+    """The solver's tables and buffers need more memory than the system has free."""
+
+
 def _check_memory(needed: int, form: FactoredGame, states: int) -> None:
     free = available_memory()
     if free is not None and needed > 0.9 * free:
-        raise UserError(
+        raise TooBig(
             f"vcfr on {form.describe or form.game_name} needs {needed / 2**30:.1f} GB "
             f"({form.num_nodes:,} nodes x {states:,} private states); "
             f"{free / 2**30:.1f} GB are free: solve a smaller game (fewer actions, a later round)"

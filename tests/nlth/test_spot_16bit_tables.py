@@ -19,11 +19,11 @@ from gamesolve.cli import cli
 from gamesolve.game.factored import FormError
 from gamesolve.plugins import make_plugin_manager
 from gamesolve.solve.kernels.compressed import SIGNED_LEVELS, UNSIGNED_LEVELS, decode_blocks, encode_block
-from gamesolve.solve.vcfr import VectorCFR
+from gamesolve.solve.vcfr import TooBig, VectorCFR
 from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.spot.hands import parse_range
-from gamesolve_nlth.spot.solve import SPOT_WEIGHTINGS
+from gamesolve_nlth.spot.solve import SPOT_WEIGHTINGS, spot_solver
 from gamesolve_nlth.spot.tree import ALLIN, Spot, StreetSizes, build_spot, spot_ranges
 
 SIZES = StreetSizes(bets=(0.5, 1.0, ALLIN), raises=(1.0, ALLIN))
@@ -150,7 +150,24 @@ def test_gamesolve_spot_solves_with_16_bit_tables(run):
     assert out["precision"] == 16 and out["exploitability_pct_pot"] <= 1.0
 
 
+def test_auto_precision_takes_16_bit_tables_only_where_float32_ones_do_not_fit(monkeypatch):
+    import gamesolve.solve.vcfr as vcfr_module
+
+    _, form, reach = river()
+    dcfr = SPOT_WEIGHTINGS["dcfr"]
+    need32 = VectorCFR(form, root_reach=reach, dtype=np.float32).memory_bytes
+    need16 = VectorCFR(form, root_reach=reach, dtype=np.int16).memory_bytes
+    assert need16 < need32
+    for free, bits in ((10 * need32, 32), ((need16 + need32) / 2 / 0.9, 16)):
+        monkeypatch.setattr(vcfr_module, "available_memory", lambda free=free: int(free))
+        solver, chosen = spot_solver(form, dcfr, reach, 1, "auto")
+        assert chosen == bits and solver.packed == (bits == 16)
+    monkeypatch.setattr(vcfr_module, "available_memory", lambda: need16 // 2)
+    with pytest.raises(TooBig, match="GB are free"):
+        spot_solver(form, dcfr, reach, 1, "auto")
+
+
 def test_a_precision_other_than_16_or_32_is_one_line(run):
     result = run(*SPOT, "--precision", "8")
     assert result.exit_code == 2
-    assert "'8' is not one of '16', '32'" in result.output and "Traceback" not in result.output
+    assert "'8' is not one of 'auto', '16', '32'" in result.output and "Traceback" not in result.output

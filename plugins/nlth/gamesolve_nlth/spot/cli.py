@@ -43,9 +43,9 @@ def _percent(text: str) -> float:
 @click.option("--line", default=None,
               help="also show the strategy at the end of this line: actions as printed and the cards dealt, "
                    "e.g. 'check,bet 500' or 'check,check,Kd,bet 1000'")
-@click.option("--precision", type=click.Choice(["16", "32"]), default="32", show_default=True,
+@click.option("--precision", type=click.Choice(["auto", "16", "32"]), default="auto", show_default=True,
               help="bits per regret and average-strategy entry: 16 halves the tables' memory "
-                   "(one scale per node, postflop-solver's compressed storage)")
+                   "(one scale per node, postflop-solver's compressed storage); auto: 32 where it fits in free memory")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
                  threads, max_iterations, seconds, check_every, line, precision, as_json):  # fmt: skip
@@ -76,7 +76,7 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
     with BarProgress(quiet=as_json) as progress:
         try:
             result = solve_spot(spot, oop, ip, target_pct, threads, max_iterations, seconds,
-                                check_every=check_every, progress=progress, line=actions, precision=int(precision))  # fmt: skip
+                                check_every=check_every, progress=progress, line=actions, precision=precision if precision == "auto" else int(precision))  # fmt: skip
         except SpotError as exc:
             raise InputError(str(exc)) from None
     if as_json:

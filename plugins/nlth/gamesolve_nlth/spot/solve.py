@@ -14,7 +14,7 @@ from gamesolve.progress import NullProgress
 from gamesolve.search.solve_loop import SolveLimits, solve_until
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.spec import Progress
-from gamesolve.solve.vcfr import VectorCFR
+from gamesolve.solve.vcfr import TooBig, VectorCFR
 from gamesolve_nlth.cards import card_str, parse_card
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
 from gamesolve_nlth.spot.suits import ranges_symmetric
@@ -27,7 +27,9 @@ PRECISIONS = {32: np.float32, 16: np.int16}
 """``--precision``: bits per table entry. 32: float32 regrets and average sums; 16: 16-bit
 codes with one float32 scale per node and table (b-inary/postflop-solver's compressed
 storage, :mod:`gamesolve.solve.kernels.compressed`): half the memory, each update rounded to
-1/32767 (regrets) or 1/65535 (average) of the node's largest entry."""
+1/32767 (regrets) or 1/65535 (average) of the node's largest entry. ``"auto"``: 32 where its
+tables fit in the memory the system has free (faster, fewer iterations to a target: docs/spot.md,
+"16-bit tables"), else 16."""
 
 SPOT_WEIGHTINGS = {"dcfr": attrs.evolve(TABULAR_ALGORITHMS["dcfr"], gamma=3.0)}
 """DCFR on spots averages with weight t^3 instead of the paper's t^2 (alpha 1.5 and beta 0
@@ -104,7 +106,7 @@ class _Chips:
 def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 0.5, threads: int = 1,
                max_iterations: int = 100_000, max_seconds: float | None = None, weighting: str = "dcfr",
                check_every: int = 25, progress: Progress = NullProgress(), line: tuple[str, ...] = (),
-               precision: int = 32) -> SpotResult:  # fmt: skip
+               precision: int | str = 32) -> SpotResult:  # fmt: skip
     """Vector CFR until the exploitability is at most ``target_pct`` % of the pot (checked by
     best response at least ``check_every`` iterations apart: the core's solve loop,
     :func:`~gamesolve.search.solve_loop.solve_until`),
@@ -112,8 +114,8 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     exploitability. ``line``: actions from the root (:func:`walk_line`; checked before solving)
     where the result also shows the strategy of the player to act. ``precision``: bits per
     table entry (:data:`PRECISIONS`)."""
-    if precision not in PRECISIONS:
-        raise SpotError(f"precision is 16 or 32 bits per table entry, not {precision}")
+    if precision not in PRECISIONS and precision != "auto":
+        raise SpotError(f"precision is 16 or 32 bits per table entry, or auto, not {precision}")
     started = time.perf_counter()
     reach = spot_ranges(spot, oop, ip)
     if (why := why_no_deal(reach)) is not None:
@@ -124,8 +126,8 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     form = build_spot(spot, symmetric=symmetric, progress=progress)
     build = time.perf_counter() - started
     path = walk_line(spot, form, line)
-    solver = VectorCFR(form, SPOT_WEIGHTINGS.get(weighting) or TABULAR_ALGORITHMS[weighting], root_reach=reach,
-                       threads=threads, dtype=PRECISIONS[precision])  # fmt: skip
+    config = SPOT_WEIGHTINGS.get(weighting) or TABULAR_ALGORITHMS[weighting]
+    solver, precision = spot_solver(form, config, reach, threads, precision)
     compile_kernels(threads, precision)
     progress.start(max_iterations, "it", f"solving {form.num_nodes:,} nodes")
     limits = SolveLimits(max_iterations, seconds=max_seconds, target=target_pct, check_every=check_every)
@@ -140,6 +142,17 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     named = tuple(chips.step(form, node, i) for node, i in path)
     return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build, named,
                       ("oop", "ip")[actor], there, there_classes, precision)  # fmt: skip
+
+
+def spot_solver(form, config, reach: np.ndarray, threads: int, precision: int | str) -> tuple[VectorCFR, int]:
+    """The spot's solver with tables of ``precision`` bits (:data:`PRECISIONS`), and the bits;
+    ``"auto"`` tries float32 first and takes 16-bit tables only when float32's do not fit."""
+    if precision == "auto":
+        try:
+            return VectorCFR(form, config, root_reach=reach, threads=threads, dtype=np.float32), 32
+        except TooBig:
+            precision = 16
+    return VectorCFR(form, config, root_reach=reach, threads=threads, dtype=PRECISIONS[precision]), precision
 
 
 def compile_kernels(threads: int, precision: int = 32) -> None:
