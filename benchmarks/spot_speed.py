@@ -14,6 +14,7 @@ machine is shared: a load above the core count means the solver did not have the
     python benchmarks/spot_speed.py                        # river, turn, flop; 2 threads
     python benchmarks/spot_speed.py --street river --street turn --threads 1 2
     python benchmarks/spot_speed.py --street flop --json
+    python benchmarks/spot_speed.py --street turn --precision 32 16 --rounds 2   # alternating
 
 The reference is the issue's figure for b-inary/postflop-solver (about 0.1 s, 18 s and more
 than 30 minutes with 9 GB on this machine): it needs crates.io, which is not reachable here,
@@ -46,7 +47,7 @@ def issue_spot(street: str):
     return spot, parse_range(OOP_RANGE), parse_range(IP_RANGE)
 
 
-def solve_street(street: str, threads: int, check_every: int, max_seconds: float | None) -> dict:
+def solve_street(street: str, threads: int, check_every: int, max_seconds: float | None, precision: int = 32) -> dict:
     import os
 
     import numpy as np
@@ -57,12 +58,13 @@ def solve_street(street: str, threads: int, check_every: int, max_seconds: float
     spot, oop, ip = issue_spot(street)
     with BarProgress() as progress:
         result = solve_spot(spot, oop, ip, TARGETS[street], threads, max_iterations=100_000, max_seconds=max_seconds,
-                            check_every=check_every, progress=progress)  # fmt: skip
+                            check_every=check_every, progress=progress, precision=precision)  # fmt: skip
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return {
         "street": street,
         "board": BOARDS[street],
         "threads": threads,
+        "precision": precision,
         "nodes": result.nodes,
         "iterations": result.iterations,
         "solver_seconds": round(result.seconds, 3),
@@ -84,32 +86,42 @@ def main() -> None:
     ap.add_argument("--threads", type=int, nargs="+", default=[2], help="thread counts to run each street with")
     ap.add_argument("--check-every", type=int, default=10, help="fewest iterations between exploitability checks")
     ap.add_argument("--max-seconds", type=float, default=None, help="stop a street after this much solving")
+    ap.add_argument("--precision", type=int, choices=(16, 32), nargs="+", default=[32],
+                    help="bits per table entry (gamesolve spot --precision); several: each run of a street "
+                         "with each, alternating")
+    ap.add_argument("--rounds", type=int, default=1, help="run everything this many times (interleaved)")
     ap.add_argument("--json", action="store_true", help="one JSON object per street")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)  # one street, this process
     args = ap.parse_args()
     streets = args.street or list(BOARDS)
     if args.inner:
-        print(json.dumps(solve_street(streets[0], args.threads[0], args.check_every, args.max_seconds)))
+        print(json.dumps(solve_street(streets[0], args.threads[0], args.check_every, args.max_seconds, args.precision[0])))
         return
-    for street in streets:
-        for threads in args.threads:
-            # One process per run: the peak resident memory is that run's alone.
-            cmd = [sys.executable, __file__, "--inner", "--street", street, "--threads", str(threads),
-                   "--check-every", str(args.check_every)] + (["--max-seconds", str(args.max_seconds)] if args.max_seconds else [])  # fmt: skip
-            out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout.strip().splitlines()[-1]
-            row = json.loads(out)
-            if args.json:
-                print(json.dumps(row), flush=True)
-            else:
-                print(
-                    f"{row['street']:>5} {row['board']:<11} {row['nodes']:>9,} nodes  {row['threads']} threads  "
-                    f"{row['iterations']:>5} it  {row['solver_seconds']:>9.3f} s ({row['solver_cpu_seconds']:.3f} s cpu)  "
-                    f"{row['exploitability_pct_pot']:.3f}% pot (target {row['target_pct_pot']}%)  "
-                    f"peak {row['peak_rss_gb']:.2f} GB  load {row['load_average']}  "
-                    f"(postflop-solver, issue figure: {row['reference_seconds']} s)",
-                    flush=True,
-                )
+    for _ in range(args.rounds):
+        for street in streets:
+            for threads in args.threads:
+                for precision in args.precision:
+                    _run(args, street, threads, precision)
 
+
+def _run(args, street: str, threads: int, precision: int) -> None:
+    """One street in its own process (the peak resident memory is that run's alone), printed."""
+    cmd = [sys.executable, __file__, "--inner", "--street", street, "--threads", str(threads),
+           "--check-every", str(args.check_every), "--precision", str(precision)]  # fmt: skip
+    cmd += ["--max-seconds", str(args.max_seconds)] if args.max_seconds else []
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout.strip().splitlines()[-1]
+    row = json.loads(out)
+    if args.json:
+        print(json.dumps(row), flush=True)
+        return
+    print(
+        f"{row['street']:>5} {row['board']:<11} {row['nodes']:>9,} nodes  {row['threads']} threads  "
+        f"{row['precision']}-bit  {row['iterations']:>5} it  {row['solver_seconds']:>9.3f} s "
+        f"({row['solver_cpu_seconds']:.3f} s cpu)  {row['exploitability_pct_pot']:.3f}% pot "
+        f"(target {row['target_pct_pot']}%)  peak {row['peak_rss_gb']:.2f} GB  load {row['load_average']}  "
+        f"(postflop-solver, issue figure: {row['reference_seconds']} s)",
+        flush=True,
+    )
 
 if __name__ == "__main__":
     main()

@@ -29,6 +29,9 @@ from gamesolve.solve.cfr import TABULAR_ALGORITHMS, CFRConfig
 from gamesolve.solve.rows import explicit_slots
 from gamesolve.threads import run_parts
 
+TABLE_DTYPES = (np.float64, np.float32, np.int16)
+""":class:`VectorCFR`'s table types (``int16``: 16-bit codes with a scale per node)."""
+
 WEIGHTINGS = {"dcfr": "dcfr", "linear": "lcfr", "lcfr": "lcfr", "cfr+": "cfr+", "cfr": "cfr"}
 """``-o weighting=`` names and the tabular preset each stands for."""
 
@@ -48,7 +51,13 @@ class VectorCFR:
     :param frozen: ``{(node, private state): probabilities}`` rows whose strategy is fixed
         (a searcher's own earlier actions with its actual hand).
     :param dtype: of the regret and average tables: ``np.float64`` (the default: iterates
-        follow tabular CFR to rounding) or ``np.float32`` (half the memory; spots).
+        follow tabular CFR to rounding), ``np.float32`` (half the memory; spots) or
+        ``np.int16``: 16-bit tables, a quarter of float64's memory (int16 regrets and uint16
+        average sums, one float32 scale per node and table: b-inary/postflop-solver's
+        compressed storage, :mod:`gamesolve.solve.kernels.compressed`). The 16-bit tables
+        round every update to 1/32767 (regrets) or 1/65535 (averages) of the node's largest
+        entry; they take no shared or frozen rows. Best responses read the strategy the codes
+        stand for and compute in float64, so exploitability is exact for it.
     """
 
     parallel_min = 200_000
@@ -69,8 +78,9 @@ class VectorCFR:
                 f"through the game ({form.game_name}'s form: {form.describe or 'abstracted'})"
             )
         dtype = np.dtype(dtype)
-        if dtype not in (np.float32, np.float64):
-            raise ValueError(f"vcfr tables are float32 or float64, not {dtype}")
+        if dtype not in TABLE_DTYPES:
+            raise ValueError(f"vcfr tables are float32, float64 or int16 (16-bit codes), not {dtype}")
+        self.packed = dtype == np.int16
         self.form = form
         self.config = config
         self.threads = int(threads)
@@ -96,12 +106,18 @@ class VectorCFR:
         self._job_blocks = np.cumsum([0] + [n_jobs // self._parts + (i < n_jobs % self._parts) for i in range(self._parts)])
         scratch_bytes = self._parts * 8 * s * (depth + 1) * (p + 1 + 2 * widest)
         cut_bytes = 8 * s * (self._cuts.reach.shape[0] * (p + 1) + len(self._cuts.job_cut))
-        _check_memory(2 * dtype.itemsize * total + scratch_bytes + cut_bytes, form, s)
+        # Bytes of the tables (and their scales) and the path and thread buffers.
+        self.memory_bytes = 2 * dtype.itemsize * total + scratch_bytes + cut_bytes + (8 * n if self.packed else 0)
+        _check_memory(self.memory_bytes, form, s)
+        # 16-bit tables: one scale per owner node (and table), indexed by node.
+        scales = n if self.packed else 0
         self.tables = K.VectorTables(
             row_offset=offset,
             regrets=np.zeros(total, dtype=dtype),
-            avg=np.zeros(total, dtype=dtype),
+            avg=np.zeros(total, dtype=np.uint16 if self.packed else dtype),
             root_reach=np.ascontiguousarray(reach[:, self.states]),
+            regret_scale=np.zeros(scales, np.float32) if self.packed else K.NO_SCALES,
+            avg_scale=np.zeros(scales, np.float32) if self.packed else K.NO_SCALES,
         )
         if form.removal is None:
             self.terminal_deals = terminal_deals(form)
@@ -122,6 +138,9 @@ class VectorCFR:
             float(config.gamma), bool(sample_chance), np.uint64(seed),
         )  # fmt: skip
         self._fixed, self._frozen_rows = self._fixed_rows(offset, frozen or {})
+        if self.packed and len(self._fixed.owner):
+            # Their regrets are discounted after the pass (_finish_fixed), on the codes.
+            raise FormError("16-bit vcfr tables take no shared or frozen rows: use float32 tables")
         self._scratch = self._new_scratch(self._parts)
         self._root_values = np.zeros(s)
         if not self.root_mass() > 0:
@@ -410,10 +429,14 @@ def available_memory() -> int | None:
     return None
 
 
+class TooBig(UserError):
+    """The solver's tables and buffers need more memory than the system has free."""
+
+
 def _check_memory(needed: int, form: FactoredGame, states: int) -> None:
     free = available_memory()
     if free is not None and needed > 0.9 * free:
-        raise UserError(
+        raise TooBig(
             f"vcfr on {form.describe or form.game_name} needs {needed / 2**30:.1f} GB "
             f"({form.num_nodes:,} nodes x {states:,} private states); "
             f"{free / 2**30:.1f} GB are free: solve a smaller game (fewer actions, a later round)"

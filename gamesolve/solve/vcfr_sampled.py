@@ -125,6 +125,9 @@ class SampledChanceCFR(VectorCFR):
                  max_bytes: int | None = None):  # fmt: skip
         if template.removal is None:
             raise FormError("public chance sampling over a template needs a game with item removal")
+        if np.dtype(dtype) not in (np.float32, np.float64):
+            # Its arena moves and discounts whole blocks of floats (16-bit tables: VectorCFR only).
+            raise ValueError(f"sampled vcfr tables are float32 or float64, not {np.dtype(dtype)}")
         form = template
         chance = np.flatnonzero(form.node_kind == CHANCE)
         if np.any(form.num_actions[chance] != 1):

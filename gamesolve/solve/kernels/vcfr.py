@@ -28,7 +28,8 @@ outcomes' subtrees on Python threads (:func:`one_pass` is ``nogil``), combines t
 and walks the top again with those values. With ``sample_chance`` each chance node follows one uniformly sampled outcome per
 iteration and scales its value by the number of outcomes (public chance sampling).
 
-Tables (regrets, average) are float32 or float64 (the caller's choice); path vectors are float64.
+Tables (regrets, average) are float32 or float64, or 16-bit codes with a scale per node
+(:mod:`gamesolve.solve.kernels.compressed`; the caller's choice); path vectors are float64.
 """
 
 from __future__ import annotations
@@ -43,17 +44,27 @@ from gamesolve.game.removal import contest_cfv, fixed_cfv, uidx
 from gamesolve.game.removal_multi import three_player_cfv
 from gamesolve.game.terminals import terminal_cfv
 from gamesolve.rng import splitmix, stream, uniform_index
+from gamesolve.solve.kernels.compressed import add_average, add_regrets
 from gamesolve.solve.kernels.regret_matching import discount_factors, regret_matching, updated_regret
 
 UPDATE, BEST_RESPONSE, COLLECT = 0, 1, 2
 """Pass modes: CFR updates; best-response values (no updates); reach at the cut nodes only."""
 
-VectorTables = namedtuple("VectorTables", "row_offset regrets avg root_reach")
+NO_SCALES = np.zeros(0, np.float32)
+"""The scales of float tables: none (:data:`VectorTables`)."""
+
+VectorTables = namedtuple("VectorTables", "row_offset regrets avg root_reach regret_scale avg_scale",
+                          defaults=(NO_SCALES, NO_SCALES))  # fmt: skip
 """Rows of each owner node (``row_offset``, -1 elsewhere), regrets and average strategy sums
 (float32 or float64), and every player's reach ``[P, S]`` at the root. A node's block is
 action-major, ``[row_offset + a * S + s]`` for action ``a`` and private state ``s``, so that
 regret matching and the updates of a node run over contiguous states (the public rows of
-:meth:`~gamesolve.solve.vcfr.VectorCFR.average_rows` are state-major)."""
+:meth:`~gamesolve.solve.vcfr.VectorCFR.average_rows` are state-major).
+
+16-bit tables (:mod:`gamesolve.solve.kernels.compressed`, postflop-solver's scheme): regrets
+``int16`` and average sums ``uint16``, each owner node's block with one float32 scale per
+table (``regret_scale[node]``, ``avg_scale[node]``: an entry stands for code x scale). Float
+tables have no scales (empty arrays, :data:`NO_SCALES`): the pass tells them apart by that."""
 
 Schedule = namedtuple("Schedule", "rm_plus discount alpha beta gamma sample_chance seed")
 
@@ -265,6 +276,7 @@ def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
     n_states = R.shape[2]
     off = tables.row_offset
     rm_plus, discount, sample = sched.rm_plus, sched.discount, sched.sample_chance
+    packed = tables.regret_scale.shape[0] > 0  # 16-bit tables
     for q in range(n_players):
         for s in range(n_states):
             R[0, q, s] = sc.start[tid, q, s]
@@ -312,7 +324,10 @@ def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
                 else:
                     # act[d] is free until the first child returns: its first row is scratch.
                     _node_strategy(src, off[owner], n, n_states, sig[d], act[d, 0])
-                if own and mode == UPDATE and owner == node:
+                if own and mode == UPDATE and owner == node and packed:
+                    # act[d] is free until the first child returns: the decoded block.
+                    add_average(tables.avg, tables.avg_scale, node, off[node], n, n_states, R[d, p], weight, sig[d], act[d])
+                elif own and mode == UPDATE and owner == node:
                     reach_p = R[d, p]
                     for a in range(n):
                         blk = _block(tables.avg, off[node], a, n_states)
@@ -350,11 +365,15 @@ def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
             now = fixed.index[tree.row_owner[node]] < 0
             clip, scaled = now and rm_plus, now and discount
             value = V[d]
-            for a in range(n):
-                blk = _block(tables.regrets, row0, a, n_states)
-                act_a = act[d, a]
-                for s in range(n_states):
-                    blk[s] = updated_regret(blk[s] + (act_a[s] - value[s]), clip, scaled, pos_d, neg_d)
+            if packed:
+                add_regrets(tables.regrets, tables.regret_scale, tree.row_owner[node], row0, n, n_states, act[d], value,
+                            clip, scaled, pos_d, neg_d)  # fmt: skip
+            else:
+                for a in range(n):
+                    blk = _block(tables.regrets, row0, a, n_states)
+                    act_a = act[d, a]
+                    for s in range(n_states):
+                        blk[s] = updated_regret(blk[s] + (act_a[s] - value[s]), clip, scaled, pos_d, neg_d)
         if d == 0:
             break
         # Up: the parent takes this node's values.

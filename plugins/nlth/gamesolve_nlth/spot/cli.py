@@ -43,9 +43,12 @@ def _percent(text: str) -> float:
 @click.option("--line", default=None,
               help="also show the strategy at the end of this line: actions as printed and the cards dealt, "
                    "e.g. 'check,bet 500' or 'check,check,Kd,bet 1000'")
+@click.option("--precision", type=click.Choice(["auto", "16", "32"]), default="auto", show_default=True,
+              help="bits per regret and average-strategy entry: 16 halves the tables' memory "
+                   "(one scale per node, postflop-solver's compressed storage); auto: 32 where it fits in free memory")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
-                 threads, max_iterations, seconds, check_every, line, as_json):  # fmt: skip
+                 threads, max_iterations, seconds, check_every, line, precision, as_json):  # fmt: skip
     """Solve a heads-up postflop spot (flop, turn or river) with vector CFR to a target
     exploitability, and show the out-of-position player's first decision over the range and by
     hand class. Player 0 (OOP) acts first on every street; cards still to come are dealt with
@@ -73,14 +76,15 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
     with BarProgress(quiet=as_json) as progress:
         try:
             result = solve_spot(spot, oop, ip, target_pct, threads, max_iterations, seconds,
-                                check_every=check_every, progress=progress, line=actions)  # fmt: skip
+                                check_every=check_every, progress=progress, line=actions, precision=precision if precision == "auto" else int(precision))  # fmt: skip
         except SpotError as exc:
             raise InputError(str(exc)) from None
     if as_json:
         click.echo(json_report.dumps(result.as_dict(), indent=2))
         return
     click.echo(f"spot: {spot.pot} in the pot, {spot.stack} behind; {result.nodes:,} nodes (built in {result.build_seconds:.1f} s)")
-    click.echo(f"solved: {result.iterations} iterations in {result.seconds:.2f} s, "
+    tables = "" if result.precision == 32 else f" ({result.precision}-bit tables)"
+    click.echo(f"solved: {result.iterations} iterations in {result.seconds:.2f} s{tables}, "
                f"exploitability {result.exploitability_pct_pot:.3f}% of the pot (target {target_pct:g}%)")  # fmt: skip
     _show("out-of-position first action", result.root, result.classes)
     if result.line:

@@ -14,7 +14,7 @@ from gamesolve.progress import NullProgress
 from gamesolve.search.solve_loop import SolveLimits, solve_until
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.spec import Progress
-from gamesolve.solve.vcfr import VectorCFR
+from gamesolve.solve.vcfr import TooBig, VectorCFR
 from gamesolve_nlth.cards import card_str, parse_card
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
 from gamesolve_nlth.spot.suits import ranges_symmetric
@@ -22,6 +22,14 @@ from gamesolve_nlth.spot.tree import (Spot, SpotError, StreetSizes, build_spot, 
                                       why_no_deal)
 from gamesolve_nlth.state import CHECK_CALL, FOLD, action_raise_to
 
+
+PRECISIONS = {32: np.float32, 16: np.int16}
+"""``--precision``: bits per table entry. 32: float32 regrets and average sums; 16: 16-bit
+codes with one float32 scale per node and table (b-inary/postflop-solver's compressed
+storage, :mod:`gamesolve.solve.kernels.compressed`): half the memory, each update rounded to
+1/32767 (regrets) or 1/65535 (average) of the node's largest entry. ``"auto"``: 32 where its
+tables fit in the memory the system has free (faster, fewer iterations to a target: docs/spot.md,
+"16-bit tables"), else 16."""
 
 SPOT_WEIGHTINGS = {"dcfr": attrs.evolve(TABULAR_ALGORITHMS["dcfr"], gamma=3.0)}
 """DCFR on spots averages with weight t^3 instead of the paper's t^2 (alpha 1.5 and beta 0
@@ -44,6 +52,7 @@ class SpotResult:
     line_player: str | None = None  # "oop" or "ip": who acts at the line's node
     line_strategy: dict[str, float] | None = None  # as root, there (None: the solution never plays the line)
     line_classes: dict[str, dict[str, float]] | None = None
+    precision: int = 32  # bits per table entry (PRECISIONS)
 
     def as_dict(self) -> dict:
         return attrs.asdict(self)
@@ -96,13 +105,17 @@ class _Chips:
 
 def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 0.5, threads: int = 1,
                max_iterations: int = 100_000, max_seconds: float | None = None, weighting: str = "dcfr",
-               check_every: int = 25, progress: Progress = NullProgress(), line: tuple[str, ...] = ()) -> SpotResult:  # fmt: skip
+               check_every: int = 25, progress: Progress = NullProgress(), line: tuple[str, ...] = (),
+               precision: int | str = 32) -> SpotResult:  # fmt: skip
     """Vector CFR until the exploitability is at most ``target_pct`` % of the pot (checked by
     best response at least ``check_every`` iterations apart: the core's solve loop,
     :func:`~gamesolve.search.solve_loop.solve_until`),
     ``max_iterations`` or ``max_seconds``. ``progress`` shows iterations with the latest
     exploitability. ``line``: actions from the root (:func:`walk_line`; checked before solving)
-    where the result also shows the strategy of the player to act."""
+    where the result also shows the strategy of the player to act. ``precision``: bits per
+    table entry (:data:`PRECISIONS`)."""
+    if precision not in PRECISIONS and precision != "auto":
+        raise SpotError(f"precision is 16 or 32 bits per table entry, or auto, not {precision}")
     started = time.perf_counter()
     reach = spot_ranges(spot, oop, ip)
     if (why := why_no_deal(reach)) is not None:
@@ -113,9 +126,9 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     form = build_spot(spot, symmetric=symmetric, progress=progress)
     build = time.perf_counter() - started
     path = walk_line(spot, form, line)
-    solver = VectorCFR(form, SPOT_WEIGHTINGS.get(weighting) or TABULAR_ALGORITHMS[weighting], root_reach=reach,
-                       threads=threads, dtype=np.float32)  # fmt: skip
-    compile_kernels(threads)
+    config = SPOT_WEIGHTINGS.get(weighting) or TABULAR_ALGORITHMS[weighting]
+    solver, precision = spot_solver(form, config, reach, threads, precision)
+    compile_kernels(threads, precision)
     progress.start(max_iterations, "it", f"solving {form.num_nodes:,} nodes")
     limits = SolveLimits(max_iterations, seconds=max_seconds, target=target_pct, check_every=check_every)
     report = solve_until(solver, limits, measure=lambda: 100.0 * solver.exploitability()[0] / spot.pot,
@@ -123,21 +136,33 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     seconds, cpu, pct = report.seconds, report.cpu_seconds, report.last
     _, root, classes = strategy_at(spot, form, solver, reach, [])
     if not line:
-        return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build)
+        return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build, precision=precision)
     actor, there, there_classes = strategy_at(spot, form, solver, reach, path)
     chips = _Chips(spot)
     named = tuple(chips.step(form, node, i) for node, i in path)
     return SpotResult(solver.iterations, seconds, cpu, pct, root, classes, form.num_nodes, build, named,
-                      ("oop", "ip")[actor], there, there_classes)  # fmt: skip
+                      ("oop", "ip")[actor], there, there_classes, precision)  # fmt: skip
 
 
-def compile_kernels(threads: int) -> None:
-    """Run the solver once on a tiny river spot, so that compiling its kernels (or loading
-    them from numba's cache) is not counted as solving time."""
+def spot_solver(form, config, reach: np.ndarray, threads: int, precision: int | str) -> tuple[VectorCFR, int]:
+    """The spot's solver with tables of ``precision`` bits (:data:`PRECISIONS`), and the bits;
+    ``"auto"`` tries float32 first and takes 16-bit tables only when float32's do not fit."""
+    if precision == "auto":
+        try:
+            return VectorCFR(form, config, root_reach=reach, threads=threads, dtype=np.float32), 32
+        except TooBig:
+            precision = 16
+    return VectorCFR(form, config, root_reach=reach, threads=threads, dtype=PRECISIONS[precision]), precision
+
+
+def compile_kernels(threads: int, precision: int = 32) -> None:
+    """Run the solver once on a tiny river spot with tables of ``precision`` bits, so that
+    compiling its kernels (or loading them from numba's cache) is not counted as solving time."""
     sizes = StreetSizes(bets=(1.0,), raises=())
     tiny = Spot((0, 5, 10, 15, 20), 8, 8, sizes, sizes, sizes, raise_cap=0)
     hands = np.ones(NUM_HANDS)
-    solver = VectorCFR(build_spot(tiny), root_reach=spot_ranges(tiny, hands, hands), threads=threads, dtype=np.float32)
+    solver = VectorCFR(build_spot(tiny), root_reach=spot_ranges(tiny, hands, hands), threads=threads,
+                       dtype=PRECISIONS[precision])  # fmt: skip
     solver.run(1)
     solver.exploitability()
 
