@@ -49,7 +49,7 @@ SCHEDULES = {
 }  # fmt: skip
 BLUEPRINT_RUNS = {"tiny-3": ("tiny", 3), "tiny-20": ("tiny", 20), "small-60": ("small", 60)}
 BASELINES = ("fold", "call", "random", "tag")
-SEARCH = "seconds=0:iterations=30"  # about the default 5 s of a turn decision on 2 cores, as iterations (#37 item 1 sets the default)
+SEARCH = "seconds=0:iterations=30"  # an iteration cap in place of the default 5 s of a turn decision on 2 cores (solver: the default, DCFR)
 HANDS = {"hu": 4000, "6max": 6000}  # per pairing; search pairings play a tenth
 LBR_HANDS = 1000  # per agent (whole duplicate deals; a search agent plays a tenth)
 SEED = 37
