@@ -62,6 +62,24 @@ def test_equity_vectors_are_exact(board_size):
         assert np.isnan(eq[hole_index(hero[0], board[0])])  # impossible pairs
 
 
+@pytest.mark.parametrize("board", [[3, 17, 29, 44], [3, 17, 29, 44, 50]], ids=["turn", "river"])
+def test_an_equity_vector_is_the_plain_count_of_seven_card_showdowns_over_every_river(board):
+    from gamesolve_nlth.evaluator import evaluate_batch
+
+    hero = [12, 40]
+    rivers = [[]] if len(board) == 5 else [[c] for c in range(52) if c not in hero + board]
+    score, count = np.zeros(len(HOLES)), np.zeros(len(HOLES))
+    for river in rivers:
+        full = board + river
+        ok = np.array([not {a, b} & set(hero + full) for a, b in HOLES])
+        mine = evaluate_batch(np.array([hero + full], dtype=np.int8))[0]
+        theirs = evaluate_batch(np.array([[a, b, *full] for a, b in HOLES[ok]], dtype=np.int8))
+        score[ok] += (mine > theirs) + 0.5 * (mine == theirs)
+        count[ok] += 1
+    expected = np.where(count > 0, score / np.maximum(count, 1), np.nan)
+    np.testing.assert_array_equal(equity_vector(hero, board), expected)
+
+
 def test_turn_equities_of_every_turn_card_match_one_board_at_a_time():
     hero, flop = [12, 40], [3, 17, 29]
     cards = [c for c in range(52) if c not in hero + flop]

@@ -114,6 +114,24 @@ def test_a_flush_beats_the_straight_in_the_same_seven_cards():
     assert ev.category_name(value("9s8s7d6s5s2s3c")) == "flush"
 
 
+def test_a_board_evaluated_once_then_completed_by_each_hole_pair_gives_the_seven_card_value(random_seven_card_hands):
+    from numba import njit
+
+    @njit
+    def by_board(hands):
+        out = np.empty(hands.shape[0], np.int32)
+        ranks = np.empty(4, np.int64)
+        for i in range(hands.shape[0]):
+            b = hands[i].astype(np.int64)
+            key5 = ev.board_key(b[2], b[3], b[4], b[5], b[6])
+            ev.board_suit_ranks(b[2], b[3], b[4], b[5], b[6], ranks)
+            out[i] = ev.evaluate_with_board(key5, ranks, ev.CARD_KEY[b[0]] + ev.CARD_KEY[b[1]], b[0], b[1])
+        return out
+
+    hands = random_seven_card_hands[:200_000]
+    assert np.array_equal(by_board(hands), ev.evaluate_batch(hands))
+
+
 def test_evaluate_rejects_repeated_cards_and_wrong_lengths():
     with pytest.raises(ValueError):
         ev.evaluate("AsAsKdQcJh")

@@ -50,6 +50,9 @@ __all__ = [
     "evaluate5",
     "evaluate6",
     "evaluate7",
+    "evaluate_with_board",
+    "board_key",
+    "board_suit_ranks",
     "evaluate_cards",
     "evaluate_batch",
     "evaluate_batch_parallel",
@@ -394,6 +397,33 @@ def evaluate7(c0, c1, c2, c3, c4, c5, c6):
             | _suit_bit(c6, s)
         )
         return np.int32(FLUSH_VALUES[m])
+    return _nonflush(key)
+
+
+@njit(cache=True, inline="always")
+def board_key(b0, b1, b2, b3, b4):
+    """The key of a 5-card board (suit counters biased, rank sums) that
+    :func:`evaluate_with_board` completes with two hole cards."""
+    return SUIT_BIAS + CARD_KEY[b0] + CARD_KEY[b1] + CARD_KEY[b2] + CARD_KEY[b3] + CARD_KEY[b4]
+
+
+@njit(cache=True, inline="always")
+def board_suit_ranks(b0, b1, b2, b3, b4, out):
+    """``out[s]``: the ranks (bit per rank) of the board's cards of suit ``s``."""
+    for s in range(4):
+        out[s] = _suit_bit(b0, s) | _suit_bit(b1, s) | _suit_bit(b2, s) | _suit_bit(b3, s) | _suit_bit(b4, s)
+
+
+@njit(cache=True, inline="always")
+def evaluate_with_board(key5, ranks5, hole_key, a, b):
+    """:func:`evaluate7` of the hole cards ``a``, ``b`` with a board given by its
+    :func:`board_key` and :func:`board_suit_ranks`, and ``hole_key`` = ``CARD_KEY[a] +
+    CARD_KEY[b]``: the same value, for loops that evaluate every hole pair on one board
+    (the board's five keys and suit bits are summed once, not once per pair)."""
+    key = key5 + hole_key
+    if key & FLUSH_BITS:
+        s = _flush_suit(key)
+        return np.int32(FLUSH_VALUES[ranks5[s] | _suit_bit(a, s) | _suit_bit(b, s)])
     return _nonflush(key)
 
 

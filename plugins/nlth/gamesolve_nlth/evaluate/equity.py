@@ -17,7 +17,22 @@ import numpy as np
 from numba import njit
 
 from gamesolve_nlth.evaluate.hands import HOLES, NUM_HOLES
-from gamesolve_nlth.evaluator import evaluate7
+from gamesolve_nlth.evaluator import CARD_KEY, board_key, board_suit_ranks, evaluate7, evaluate_with_board
+
+
+@njit(cache=True)
+def hole_parts(holes):
+    """Each pair's :func:`~gamesolve_nlth.evaluator.evaluate_with_board` key and its card
+    mask (bit per card): a pair is evaluated on a board with one addition and tested against
+    the cards in use with one ``and``."""
+    n = holes.shape[0]
+    keys = np.empty(n, np.int64)
+    masks = np.empty(n, np.int64)
+    for k in range(n):
+        a, b = holes[k, 0], holes[k, 1]
+        keys[k] = CARD_KEY[a] + CARD_KEY[b]
+        masks[k] = (np.int64(1) << a) | (np.int64(1) << b)
+    return keys, masks
 
 
 @njit(cache=True)
@@ -40,26 +55,26 @@ def showdown_scores(h0, h1, board, holes, score, count):
     full = np.empty(5, np.int64)
     for i in range(nb):
         full[i] = board[i]
-    n_holes = holes.shape[0]
-    ok = np.empty(n_holes, np.bool_)
-    for k in range(n_holes):
-        ok[k] = not (used[holes[k, 0]] or used[holes[k, 1]])
+    keys, masks = hole_parts(holes)
+    fixed = np.int64(0)  # the hero's and the board's cards
+    for c in range(52):
+        if used[c]:
+            fixed |= np.int64(1) << c
+    ranks = np.empty(4, np.int64)
     idx = np.arange(need)
     while True:
         for j in range(need):
             full[nb + j] = deck[idx[j]]
         mine = evaluate7(h0, h1, full[0], full[1], full[2], full[3], full[4])
-        for k in range(n_holes):
-            if not ok[k]:
+        key5 = board_key(full[0], full[1], full[2], full[3], full[4])
+        board_suit_ranks(full[0], full[1], full[2], full[3], full[4], ranks)
+        forbid = fixed
+        for j in range(need):
+            forbid |= np.int64(1) << full[nb + j]
+        for k in range(holes.shape[0]):
+            if masks[k] & forbid:
                 continue
-            a, b = holes[k, 0], holes[k, 1]
-            clash = False
-            for j in range(need):
-                if full[nb + j] == a or full[nb + j] == b:
-                    clash = True
-            if clash:
-                continue
-            v = evaluate7(a, b, full[0], full[1], full[2], full[3], full[4])
+            v = evaluate_with_board(key5, ranks, keys[k], holes[k, 0], holes[k, 1])
             if mine > v:
                 score[k] += 1.0
             elif mine == v:
@@ -105,17 +120,21 @@ def _next_card_scores(h0, h1, board, deck, holes, score, count):
     cards is one full board, shared by the two turn cards it holds)."""
     n = deck.shape[0]
     b0, b1, b2 = board[0], board[1], board[2]
+    keys, masks = hole_parts(holes)
+    one = np.int64(1)
+    fixed = (one << h0) | (one << h1) | (one << b0) | (one << b1) | (one << b2)
+    ranks = np.empty(4, np.int64)
     for i in range(n):
         for j in range(i + 1, n):
             c, r = deck[i], deck[j]
             mine = evaluate7(h0, h1, b0, b1, b2, c, r)
+            key5 = board_key(b0, b1, b2, c, r)
+            board_suit_ranks(b0, b1, b2, c, r, ranks)
+            forbid = fixed | (one << c) | (one << r)
             for k in range(holes.shape[0]):
-                a, b = holes[k, 0], holes[k, 1]
-                if a == c or a == r or b == c or b == r or a == h0 or a == h1 or b == h0 or b == h1:
+                if masks[k] & forbid:
                     continue
-                if a == b0 or a == b1 or a == b2 or b == b0 or b == b1 or b == b2:
-                    continue
-                v = evaluate7(a, b, b0, b1, b2, c, r)
+                v = evaluate_with_board(key5, ranks, keys[k], holes[k, 0], holes[k, 1])
                 s = 1.0 if v > mine else (0.5 if v == mine else 0.0)
                 score[i, k] += s
                 score[j, k] += s
