@@ -23,7 +23,7 @@ from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
 from gamesolve_nlth.evaluate.equity import equity_vector, turn_equities
 from gamesolve_nlth.evaluate.hands import HOLES, hole_index, possible, preflop_classes
 from gamesolve_nlth.evaluate.preflop import canonical_matchups, matchup_score
-from gamesolve_nlth.evaluate.stakes import StakesTable, load_table, table_shape
+from gamesolve_nlth.evaluate.stakes import EQUITY_EDGES, STRENGTH_EDGES, StakesTable, cells, load_table, table_shape
 from gamesolve_nlth.evaluator import equity_vs_hand
 from gamesolve.game.poker_form import RAISE
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, action_raise_to
@@ -78,6 +78,20 @@ def test_an_equity_vector_is_the_plain_count_of_seven_card_showdowns_over_every_
         count[ok] += 1
     expected = np.where(count > 0, score / np.maximum(count, 1), np.nan)
     np.testing.assert_array_equal(equity_vector(hero, board), expected)
+
+
+@pytest.mark.parametrize("street", [1, 2, 3])
+def test_a_worlds_stakes_cell_bins_strength_and_equity_as_digitize_with_nan_as_zero(street):
+    rng = np.random.default_rng(street)
+    strength = np.concatenate([rng.random(500), STRENGTH_EDGES, [np.nan, 0.0, 1.0]])
+    equity = np.concatenate([rng.random(500), EQUITY_EDGES[:3], [0.5, np.nan, 0.0, 1.0]])
+    ns, ne = len(STRENGTH_EDGES) + 1, len(EQUITY_EDGES) + 1
+    a = np.digitize(np.nan_to_num(strength), STRENGTH_EDGES)
+    e = 0 if street == 1 else np.digitize(np.nan_to_num(equity), EQUITY_EDGES)
+    for opponent in (0.3, 0.75, 0.99):
+        b = int(np.digitize(opponent, STRENGTH_EDGES))
+        expected = (((street - 1) * ns + a) * ns + b) * ne + e
+        np.testing.assert_array_equal(cells(street, strength, opponent, equity), expected)
 
 
 def test_turn_equities_of_every_turn_card_match_one_board_at_a_time():
