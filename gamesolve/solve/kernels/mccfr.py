@@ -90,6 +90,33 @@ and ``refill_below``: a thread returns for a fresh reservoir when its own holds 
 (0 once the arena is full: the run goes on, and rows that do not fit are dropped and counted)."""
 
 
+NODE_RECORD = np.dtype(
+    [("kind", np.uint8), ("aux", np.uint8), ("round", np.uint8), ("frozen", np.uint8),
+     ("n_act", np.uint16), ("settled", np.uint16), ("c0", np.int32), ("owner", np.int32)]
+)
+"""What the traversal reads of a node, in one 16-byte record (four to a cache line) instead of
+eight arrays (kind, player, round, child_start twice, row_owner, frozen slot, settled, terminal
+kind): on hold'em's 1.8M-node tree every field was a cache line of its own. ``aux`` is the
+player at a decision, the terminal kind at a terminal and the deal level at public chance;
+``frozen`` is 1 where :data:`Frozen` has a slot; ``settled`` has bit ``p`` where
+``settled[node, p]``; ``c0`` and ``n_act`` locate the children in ``child_list``."""
+
+
+def node_records(tree, term_kind, frozen_slot) -> np.ndarray:
+    """:data:`NODE_RECORD` of every node of ``tree`` (a :class:`~gamesolve.game.factored.TreeArrays`)."""
+    n, players = tree.settled.shape
+    n_act = np.diff(tree.child_start)
+    aux = np.where(tree.kind == DECISION, tree.player, np.where(tree.kind == TERMINAL, term_kind, tree.level))
+    if players > 16 or aux.max(initial=0) > 255 or tree.round.max(initial=0) > 255 or n_act.max(initial=0) > 65535:
+        raise ValueError("the node records hold up to 16 players, 255 rounds or levels and 65535 children")
+    rec = np.zeros(n, NODE_RECORD)
+    rec["kind"], rec["aux"], rec["round"] = tree.kind, aux, tree.round
+    rec["frozen"] = frozen_slot >= 0
+    rec["n_act"], rec["c0"], rec["owner"] = n_act, tree.child_start[:-1], tree.row_owner
+    rec["settled"] = (tree.settled.astype(np.uint16) << np.arange(players, dtype=np.uint16)).sum(axis=1, dtype=np.uint16)
+    return rec
+
+
 @njit(cache=True, inline="always")
 def chance_child(tree, deals, node, d):
     """The child of public chance ``node`` that deal ``d`` leads to (its outcome at the node's level)."""
@@ -189,7 +216,7 @@ def update_strategy_exact(p, tree, node_offset, regrets, phi, weight, stack, rea
 
 
 @njit(cache=True, nogil=True)
-def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro, fetch):
+def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, tables, scratch, cfg, frozen, ro, fetch):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
     Iteration ``i`` of the thread is global iteration ``t_start[thread] + i + 1`` and uses
@@ -209,10 +236,12 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     )  # fmt: skip
     # Locals rather than tuple fields in the hot loop: hold'em trained 1.2x faster than with
     # tuple fields (benchmarks/compare_commits.py).
-    node_kind, node_player, node_round, child_start, child_list = tree.kind, tree.player, tree.round, tree.child_start, tree.child_list
-    row_owner, settled, settled_value, num_private = tree.row_owner, tree.settled, tree.settled_value, tree.num_private
+    # A node's own fields come from its record (``nodes``, :data:`NODE_RECORD`): one cache line
+    # where the tree's arrays took one each.
+    child_list, edge_label, public = tree.child_list, tree.edge_label, deals.public
+    settled_value, num_private = tree.settled_value, tree.num_private
     private, strength, index, cont, cont_strength = deals.private, deals.strength, deals.index, deals.cont, deals.cont_strength
-    term_kind, term_payoff, term_contender, term_row, term_table = term.kind, term.payoff, term.contender, term.row, term.table
+    term_payoff, term_contender, term_row, term_table = term.payoff, term.contender, term.row, term.table
     frozen_slot, frozen_private, frozen_start, frozen_probs = frozen.node_slot, frozen.private, frozen.start, frozen.probs
     regrets, avg, dropped, saturated = tables.regrets, tables.avg, tables.dropped, tables.saturated
     node_offset = tables.node_offset
@@ -247,20 +276,30 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
             # typed, not the literal 0: numba would also compile the leaves' callees
             # (rollout_value, contest_layers) for node Literal[int](0), never run (issue 36)
             node = np.int64(0)
+            pbit = 1 << p
             while True:
                 count += 1
-                kind = node_kind[node]
-                if kind == CHANCE:
-                    node = chance_child(tree, deals, node, d)
+                rec = nodes[node]
+                kind = rec.kind
+                if kind == CHANCE:  # chance_child, with the record's fields
+                    c0 = rec.c0
+                    outcome = public[d, rec.aux]
+                    nxt = child_list[c0]  # unreachable fallback for a consistent form (checked when compiled)
+                    for k in range(c0, c0 + rec.n_act):
+                        if edge_label[k] == outcome:
+                            nxt = child_list[k]
+                            break
+                    node = nxt
                     continue
-                if kind != DECISION or settled[node, p]:
+                if kind != DECISION or rec.settled & pbit:
+                    tk = rec.aux
                     if kind == DECISION:
                         v = settled_value[node, p]  # line 19: P_i's result is fixed from here
-                    elif term_kind[node] == FIXED:  # gamesolve.game.terminals.terminal_value, in place
+                    elif tk == FIXED:  # gamesolve.game.terminals.terminal_value, in place
                         v = term_payoff[node, p]
-                    elif term_kind[node] == TABLE:
+                    elif tk == TABLE:
                         v = term_table[index[d], term_row[node], p]
-                    elif term_kind[node] == CONTEST:
+                    elif tk == CONTEST:
                         v = contest_value(term_payoff, term_contender, node, p, strength, d)
                     else:  # ROLLOUT: a depth-limited subgame's leaf
                         v = rollout_value(ro, term_payoff, node, p, cont, cont_strength, d)
@@ -273,13 +312,13 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                         k = st_k[thread, top]
                         st_val[thread, top, k] = v
                         nd = st_node[thread, top]
-                        n_act = child_start[nd + 1] - child_start[nd]
+                        n_act = nodes[nd].n_act
                         k += 1
                         while k < n_act and not st_expl[thread, top, k]:
                             k += 1
                         if k < n_act:
                             st_k[thread, top] = k
-                            node = child_list[child_start[nd] + k]
+                            node = child_list[nodes[nd].c0 + k]
                             break
                         # Lines 29-33 (lines 20-22 with pruning): value and regret update.
                         v = 0.0
@@ -287,11 +326,11 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                             if st_expl[thread, top, a]:
                                 v += st_sig[thread, top, a] * st_val[thread, top, a]
                         row = st_row[thread, top]
-                        if row >= 0 and fetching and not undo(fetch, thread, d, regrets, row, n_act, 0, row_owner[nd]):
+                        if row >= 0 and fetching and not undo(fetch, thread, d, regrets, row, n_act, 0, nodes[nd].owner):
                             row = -1  # a deferred iteration writes nothing more
                         if row >= 0:
                             if mark and not fetching:
-                                touched[row_owner[nd]] = 1
+                                touched[nodes[nd].owner] = 1
                             for a in range(n_act):
                                 if st_expl[thread, top, a]:
                                     r = regrets[row + a] + np.int64(math.floor((st_val[thread, top, a] - v) * scale + 0.5))
@@ -307,17 +346,17 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     if finished:
                         break
                     continue
-                player = node_player[node]
-                rnd = node_round[node]
-                c0 = child_start[node]
-                n_act = child_start[node + 1] - c0
-                j = frozen_slot[node]
-                if j >= 0 and private[d, player, rnd] == frozen_private[j]:
+                player = rec.aux
+                rnd = rec.round
+                c0 = rec.c0
+                n_act = np.int64(rec.n_act)
+                if rec.frozen and private[d, player, rnd] == frozen_private[frozen_slot[node]]:
                     # A frozen information set acts as chance for everyone (Algorithm 2, line 13).
+                    j = frozen_slot[node]
                     state, u = splitmix(state)
                     node = child_list[c0 + categorical(u, frozen_probs, frozen_start[j], n_act)]
                     continue
-                owner = row_owner[node]
+                owner = rec.owner
                 # Lazy allocation: a node's rows appear when it (or a node sharing them) is first reached.
                 off = node_offset[owner]
                 if fetching:
@@ -365,7 +404,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                         if prunable and regrets[row + a] <= prune_threshold:
                             child = child_list[c0 + a]
                             # Actions straight to a terminal (or out of the game) are never pruned.
-                            if node_kind[child] != TERMINAL and not settled[child, p]:
+                            if nodes[child].kind != TERMINAL and not nodes[child].settled & pbit:
                                 explore = False
                         st_expl[thread, top, a] = explore
                         any_explored = any_explored or explore
