@@ -382,12 +382,14 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                 # the same order: a call with array arguments updates their reference counts
                 # even inlined (module docstring), and the helpers cost Leduc's MCCFR 3-13%
                 # (benchmarks/compare_commits.py --game leduc, issue #35).
-                total = 0.0
+                # The positive regrets are summed as integers, without a branch: a double sum of
+                # int32 values is exact below 2^53, so ``total`` has the bits of the double sum
+                # (regret_matching.positive_total) at a quarter of its latency per action.
+                itotal = 0
                 if row >= 0:
                     for a in range(n_act):
-                        r = regrets[row + a]
-                        if r > 0:
-                            total += r
+                        itotal += max(regrets[row + a], 0)
+                total = float(itotal)
                 if player == p:
                     top += 1
                     st_node[thread, top] = node
@@ -434,11 +436,9 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                     choice = n_act - 1
                     if total > 0.0:
                         u *= total
-                        acc = 0.0
+                        acc = 0  # the cumulative sum as an integer (exact, as total)
                         for a in range(n_act - 1):
-                            r = regrets[row + a]
-                            if r > 0:
-                                acc += r
+                            acc += max(regrets[row + a], 0)
                             if u < acc:
                                 choice = a
                                 break
