@@ -56,7 +56,7 @@ from numba import njit
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TERMINAL
 from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import contest_value
-from gamesolve.rng import categorical, splitmix, stream
+from gamesolve.rng import categorical, splitmix, stream, uniform_index
 from gamesolve.solve.kernels.regret_matching import regret_matching
 from gamesolve.solve.kernels.row_fetch import is_on, roll_back, undo
 
@@ -377,11 +377,11 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                     else:
                         dropped[thread] += 1
                 row = -1 if off < 0 else off + private[d, player, rnd] * n_act
-                # Regret matching (gamesolve.solve.kernels.regret_matching) and the opponent's draw
-                # (rng.categorical) are written out in this loop, with the same operations in
-                # the same order: a call with array arguments updates their reference counts
-                # even inlined (module docstring), and the helpers cost Leduc's MCCFR 3-13%
-                # (benchmarks/compare_commits.py --game leduc, issue #35).
+                # Regret matching (gamesolve.solve.kernels.regret_matching) is written out in this
+                # loop, with the same results: its sum shares the opponent's and the traverser's
+                # loops below. The opponent's draw is the shared rng.categorical (issue #35: with
+                # integer sums it measured 1.15x Leduc, 1.11x Liar's Dice against the written-out
+                # draw, in-process A/B, session 23; docs/benchmarks.md).
                 # The positive regrets are summed as integers, without a branch: a double sum of
                 # int32 values is exact below 2^53, so ``total`` has the bits of the double sum
                 # (regret_matching.positive_total) at a quarter of its latency per action.
@@ -433,17 +433,10 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                                 avg[row + a] += 1.0 / n_act
                     # Sample the opponent's action from regret matching (line 37).
                     state, u = splitmix(state)
-                    choice = n_act - 1
                     if total > 0.0:
-                        u *= total
-                        acc = 0  # the cumulative sum as an integer (exact, as total)
-                        for a in range(n_act - 1):
-                            acc += max(regrets[row + a], 0)
-                            if u < acc:
-                                choice = a
-                                break
+                        choice = categorical(u * total, regrets, row, n_act)
                     else:
-                        choice = min(int(u * n_act), n_act - 1)
+                        choice = uniform_index(u, n_act)
                     node = child_list[c0 + choice]
         if fetching and deferred[d] != 0:
             roll_back(fetch, thread, regrets, avg, tables.phi)
