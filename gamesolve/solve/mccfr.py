@@ -320,6 +320,7 @@ class MCCFRTrainer(ScheduledRun):
             regret_floor=np.int64(c.regret_floor), accumulate_avg=c.average == "sampled",
             strategy_every=np.int64(every), last_round=np.int64(self.form.num_rounds - 1),
             refill_below=np.int64(0 if self.full or self.fetch.on else self._refill_below),
+            prefetch=self.form.num_nodes >= K.PREFETCH_NODES,
         )  # fmt: skip
 
     def _run_batch(self, n: int, prune_active: bool | None = None) -> int:

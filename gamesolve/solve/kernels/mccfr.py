@@ -59,6 +59,7 @@ from gamesolve.game.terminals import contest_value
 from gamesolve.rng import categorical, splitmix, stream, uniform_index
 from gamesolve.solve.kernels.regret_matching import regret_matching
 from gamesolve.solve.kernels.row_fetch import is_on, roll_back, undo
+from gamesolve.solve.kernels.prefetch import prefetch
 
 INT32_MAX = 2147483647
 
@@ -83,11 +84,18 @@ hand): ``node_slot[node]`` (-1: none) indexes the frozen private state and its p
 Settings = namedtuple(
     "Settings",
     "n_players prune_active prune_probability prune_last_round scale prune_threshold regret_floor "
-    "accumulate_avg strategy_every last_round refill_below",
+    "accumulate_avg strategy_every last_round refill_below prefetch",
 )
 """Scalars of Algorithm 1 for one batch (pruning active or not, thresholds, the regret unit),
 and ``refill_below``: a thread returns for a fresh reservoir when its own holds fewer entries
-(0 once the arena is full: the run goes on, and rows that do not fit are dropped and counted)."""
+(0 once the arena is full: the run goes on, and rows that do not fit are dropped and counted).
+``prefetch``: the traversal prefetches the children of each decision node (for trees whose node
+records do not stay in cache: :data:`PREFETCH_NODES`)."""
+
+PREFETCH_NODES = 1 << 16
+"""Trees of at least this many nodes (1 MiB of :data:`NODE_RECORD`) are traversed with
+prefetches (``Settings.prefetch``): on hold'em ``tiny`` (1.8M nodes) they measured 1.07x, on
+Leduc (240 nodes, all in cache) 0.90x."""
 
 
 NODE_RECORD = np.dtype(
@@ -249,6 +257,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
     mark = touched.shape[0] > 0
     res_next, res_end = tables.res_next, tables.res_end
     scale, regret_floor, prune_threshold = cfg.scale, cfg.regret_floor, cfg.prune_threshold
+    prefetching = cfg.prefetch
+    payoff_flat, payoff_cols = term_payoff.reshape(-1), term_payoff.shape[1]  # a terminal's payoffs, for prefetches
     fetching = is_on(fetch)  # a constant False for one process's bundle (row_fetch.NoFetch)
     deferred, seen = fetch.deferred, fetch.seen
     state = tables.rng[thread]
@@ -377,6 +387,16 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                     else:
                         dropped[thread] += 1
                 row = -1 if off < 0 else off + private[d, player, rnd] * n_act
+                if prefetching:
+                    # A large tree (cfg.prefetch): the children's records and row offsets are asked
+                    # for while this row comes in, so whichever child is next has its misses under
+                    # way (owners are the nodes themselves but for shared rows). Hold'em tiny spent
+                    # ~60% of the traversal waiting on record -> offset -> row, one after the other.
+                    for a in range(n_act):
+                        child = child_list[c0 + a]
+                        prefetch(nodes, child)
+                        prefetch(node_offset, child)
+                        prefetch(payoff_flat, child * payoff_cols)
                 # Regret matching (gamesolve.solve.kernels.regret_matching) is written out in this
                 # loop, with the same results: its sum shares the opponent's and the traverser's
                 # loops below. The opponent's draw is the shared rng.categorical (issue #35: with
@@ -417,6 +437,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                     while not st_expl[thread, top, k]:
                         k += 1
                     st_k[thread, top] = k
+
                     node = child_list[c0 + k]
                 else:
                     if cfg.accumulate_avg and row >= 0 and (not fetching or undo(fetch, thread, d, avg, row, n_act, 1, owner)):
