@@ -38,8 +38,10 @@ def categorical(u, weights, start, n):
     Sampling one action per node (Pluribus supplement, Algorithm 1: the opponents' actions
     at line 37 and UPDATE-STRATEGY's at line 5; frozen information sets, continuation
     strategies and rollouts alike): every kernel's draw from a distribution, one copy so that
-    they agree to the bit (the same sum in the same order)."""
-    acc = 0.0
+    they agree to the bit (the same sum in the same order). Integer weights (MCCFR's int32
+    regrets, ``u`` on [0, their positive total)) are summed as integers: exact, and the same
+    bits as a double sum, whose partial sums of int32 values are exact below 2^53."""
+    acc = 0  # becomes a float with float weights (0 + w is w exactly)
     for a in range(n - 1):
         w = weights[start + a]
         if w > 0:

@@ -216,6 +216,7 @@ class MCCFRTrainer(ScheduledRun):
         self._terminals = form.terminal_arrays()
         self._rollout = form.rollout if form.rollout is not None else no_rollout(form)
         self._frozen = frozen_arrays(form.num_nodes, frozen or {})
+        self._nodes = K.node_records(self._tree, self._terminals.kind, self._frozen.node_slot)  # the traversal's node fields
         sizes = self.sizes = form.row_sizes()  # table entries of each owner node
         first_round = (sizes > 0) & (form.node_round == 0)
         self.round0_size = int(sizes[first_round].sum())
@@ -319,6 +320,7 @@ class MCCFRTrainer(ScheduledRun):
             regret_floor=np.int64(c.regret_floor), accumulate_avg=c.average == "sampled",
             strategy_every=np.int64(every), last_round=np.int64(self.form.num_rounds - 1),
             refill_below=np.int64(0 if self.full or self.fetch.on else self._refill_below),
+            prefetch=self.form.num_nodes >= K.PREFETCH_NODES,
         )  # fmt: skip
 
     def _run_batch(self, n: int, prune_active: bool | None = None) -> int:
@@ -355,7 +357,7 @@ class MCCFRTrainer(ScheduledRun):
             cursor += done
             done[:] = 0
             done[:] = run_parts(self.threads, lambda t: K.run_thread(
-                t, left[t], t_start, cursor, self._tree, self._terminals, deals, self.tables, self.scratch, cfg,
+                t, left[t], t_start, cursor, self._tree, self._nodes, self._terminals, deals, self.tables, self.scratch, cfg,
                 self._frozen, self._rollout, self.fetch))  # fmt: skip
             left -= done
 

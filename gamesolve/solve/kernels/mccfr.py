@@ -56,9 +56,10 @@ from numba import njit
 from gamesolve.game.factored import CHANCE, CONTEST, DECISION, FIXED, TABLE, TERMINAL
 from gamesolve.game.rollout import rollout_value
 from gamesolve.game.terminals import contest_value
-from gamesolve.rng import categorical, splitmix, stream
+from gamesolve.rng import categorical, splitmix, stream, uniform_index
 from gamesolve.solve.kernels.regret_matching import regret_matching
 from gamesolve.solve.kernels.row_fetch import is_on, roll_back, undo
+from gamesolve.solve.kernels.prefetch import prefetch
 
 INT32_MAX = 2147483647
 
@@ -83,11 +84,45 @@ hand): ``node_slot[node]`` (-1: none) indexes the frozen private state and its p
 Settings = namedtuple(
     "Settings",
     "n_players prune_active prune_probability prune_last_round scale prune_threshold regret_floor "
-    "accumulate_avg strategy_every last_round refill_below",
+    "accumulate_avg strategy_every last_round refill_below prefetch",
 )
 """Scalars of Algorithm 1 for one batch (pruning active or not, thresholds, the regret unit),
 and ``refill_below``: a thread returns for a fresh reservoir when its own holds fewer entries
-(0 once the arena is full: the run goes on, and rows that do not fit are dropped and counted)."""
+(0 once the arena is full: the run goes on, and rows that do not fit are dropped and counted).
+``prefetch``: the traversal prefetches the children of each decision node (for trees whose node
+records do not stay in cache: :data:`PREFETCH_NODES`)."""
+
+PREFETCH_NODES = 1 << 16
+"""Trees of at least this many nodes (1 MiB of :data:`NODE_RECORD`) are traversed with
+prefetches (``Settings.prefetch``): on hold'em ``tiny`` (1.8M nodes) they measured 1.07x, on
+Leduc (240 nodes, all in cache) 0.90x."""
+
+
+NODE_RECORD = np.dtype(
+    [("kind", np.uint8), ("aux", np.uint8), ("round", np.uint8), ("frozen", np.uint8),
+     ("n_act", np.uint16), ("settled", np.uint16), ("c0", np.int32), ("owner", np.int32)]
+)
+"""What the traversal reads of a node, in one 16-byte record (four to a cache line) instead of
+eight arrays (kind, player, round, child_start twice, row_owner, frozen slot, settled, terminal
+kind): on hold'em's 1.8M-node tree every field was a cache line of its own. ``aux`` is the
+player at a decision, the terminal kind at a terminal and the deal level at public chance;
+``frozen`` is 1 where :data:`Frozen` has a slot; ``settled`` has bit ``p`` where
+``settled[node, p]``; ``c0`` and ``n_act`` locate the children in ``child_list``."""
+
+
+def node_records(tree, term_kind, frozen_slot) -> np.ndarray:
+    """:data:`NODE_RECORD` of every node of ``tree`` (a :class:`~gamesolve.game.factored.TreeArrays`)."""
+    n, players = tree.settled.shape
+    n_act = np.diff(tree.child_start)
+    aux = np.where(tree.kind == DECISION, tree.player, np.where(tree.kind == TERMINAL, term_kind, tree.level))
+    if players > 16 or aux.max(initial=0) > 255 or tree.round.max(initial=0) > 255 or n_act.max(initial=0) > 65535:
+        raise ValueError("the node records hold up to 16 players, 255 rounds or levels and 65535 children")
+    rec = np.zeros(n, NODE_RECORD)
+    rec["kind"], rec["aux"], rec["round"] = tree.kind, aux, tree.round
+    rec["frozen"] = frozen_slot >= 0
+    rec["n_act"], rec["c0"], rec["owner"] = n_act, tree.child_start[:-1], tree.row_owner
+    rec["settled"] = (tree.settled.astype(np.uint16) << np.arange(players, dtype=np.uint16)).sum(axis=1, dtype=np.uint16)
+    return rec
 
 
 @njit(cache=True, inline="always")
@@ -189,7 +224,7 @@ def update_strategy_exact(p, tree, node_offset, regrets, phi, weight, stack, rea
 
 
 @njit(cache=True, nogil=True)
-def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scratch, cfg, frozen, ro, fetch):
+def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, tables, scratch, cfg, frozen, ro, fetch):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
     Iteration ``i`` of the thread is global iteration ``t_start[thread] + i + 1`` and uses
@@ -209,10 +244,12 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     )  # fmt: skip
     # Locals rather than tuple fields in the hot loop: hold'em trained 1.2x faster than with
     # tuple fields (benchmarks/compare_commits.py).
-    node_kind, node_player, node_round, child_start, child_list = tree.kind, tree.player, tree.round, tree.child_start, tree.child_list
-    row_owner, settled, settled_value, num_private = tree.row_owner, tree.settled, tree.settled_value, tree.num_private
+    # A node's own fields come from its record (``nodes``, :data:`NODE_RECORD`): one cache line
+    # where the tree's arrays took one each.
+    child_list, edge_label, public = tree.child_list, tree.edge_label, deals.public
+    settled_value, num_private = tree.settled_value, tree.num_private
     private, strength, index, cont, cont_strength = deals.private, deals.strength, deals.index, deals.cont, deals.cont_strength
-    term_kind, term_payoff, term_contender, term_row, term_table = term.kind, term.payoff, term.contender, term.row, term.table
+    term_payoff, term_contender, term_row, term_table = term.payoff, term.contender, term.row, term.table
     frozen_slot, frozen_private, frozen_start, frozen_probs = frozen.node_slot, frozen.private, frozen.start, frozen.probs
     regrets, avg, dropped, saturated = tables.regrets, tables.avg, tables.dropped, tables.saturated
     node_offset = tables.node_offset
@@ -220,6 +257,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
     mark = touched.shape[0] > 0
     res_next, res_end = tables.res_next, tables.res_end
     scale, regret_floor, prune_threshold = cfg.scale, cfg.regret_floor, cfg.prune_threshold
+    prefetching = cfg.prefetch
+    payoff_flat, payoff_cols = term_payoff.reshape(-1), term_payoff.shape[1]  # a terminal's payoffs, for prefetches
     fetching = is_on(fetch)  # a constant False for one process's bundle (row_fetch.NoFetch)
     deferred, seen = fetch.deferred, fetch.seen
     state = tables.rng[thread]
@@ -247,20 +286,30 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
             # typed, not the literal 0: numba would also compile the leaves' callees
             # (rollout_value, contest_layers) for node Literal[int](0), never run (issue 36)
             node = np.int64(0)
+            pbit = 1 << p
             while True:
                 count += 1
-                kind = node_kind[node]
-                if kind == CHANCE:
-                    node = chance_child(tree, deals, node, d)
+                rec = nodes[node]
+                kind = rec.kind
+                if kind == CHANCE:  # chance_child, with the record's fields
+                    c0 = rec.c0
+                    outcome = public[d, rec.aux]
+                    nxt = child_list[c0]  # unreachable fallback for a consistent form (checked when compiled)
+                    for k in range(c0, c0 + rec.n_act):
+                        if edge_label[k] == outcome:
+                            nxt = child_list[k]
+                            break
+                    node = nxt
                     continue
-                if kind != DECISION or settled[node, p]:
+                if kind != DECISION or rec.settled & pbit:
+                    tk = rec.aux
                     if kind == DECISION:
                         v = settled_value[node, p]  # line 19: P_i's result is fixed from here
-                    elif term_kind[node] == FIXED:  # gamesolve.game.terminals.terminal_value, in place
+                    elif tk == FIXED:  # gamesolve.game.terminals.terminal_value, in place
                         v = term_payoff[node, p]
-                    elif term_kind[node] == TABLE:
+                    elif tk == TABLE:
                         v = term_table[index[d], term_row[node], p]
-                    elif term_kind[node] == CONTEST:
+                    elif tk == CONTEST:
                         v = contest_value(term_payoff, term_contender, node, p, strength, d)
                     else:  # ROLLOUT: a depth-limited subgame's leaf
                         v = rollout_value(ro, term_payoff, node, p, cont, cont_strength, d)
@@ -273,13 +322,13 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                         k = st_k[thread, top]
                         st_val[thread, top, k] = v
                         nd = st_node[thread, top]
-                        n_act = child_start[nd + 1] - child_start[nd]
+                        n_act = nodes[nd].n_act
                         k += 1
                         while k < n_act and not st_expl[thread, top, k]:
                             k += 1
                         if k < n_act:
                             st_k[thread, top] = k
-                            node = child_list[child_start[nd] + k]
+                            node = child_list[nodes[nd].c0 + k]
                             break
                         # Lines 29-33 (lines 20-22 with pruning): value and regret update.
                         v = 0.0
@@ -287,11 +336,11 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                             if st_expl[thread, top, a]:
                                 v += st_sig[thread, top, a] * st_val[thread, top, a]
                         row = st_row[thread, top]
-                        if row >= 0 and fetching and not undo(fetch, thread, d, regrets, row, n_act, 0, row_owner[nd]):
+                        if row >= 0 and fetching and not undo(fetch, thread, d, regrets, row, n_act, 0, nodes[nd].owner):
                             row = -1  # a deferred iteration writes nothing more
                         if row >= 0:
                             if mark and not fetching:
-                                touched[row_owner[nd]] = 1
+                                touched[nodes[nd].owner] = 1
                             for a in range(n_act):
                                 if st_expl[thread, top, a]:
                                     r = regrets[row + a] + np.int64(math.floor((st_val[thread, top, a] - v) * scale + 0.5))
@@ -307,17 +356,17 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     if finished:
                         break
                     continue
-                player = node_player[node]
-                rnd = node_round[node]
-                c0 = child_start[node]
-                n_act = child_start[node + 1] - c0
-                j = frozen_slot[node]
-                if j >= 0 and private[d, player, rnd] == frozen_private[j]:
+                player = rec.aux
+                rnd = rec.round
+                c0 = rec.c0
+                n_act = np.int64(rec.n_act)
+                if rec.frozen and private[d, player, rnd] == frozen_private[frozen_slot[node]]:
                     # A frozen information set acts as chance for everyone (Algorithm 2, line 13).
+                    j = frozen_slot[node]
                     state, u = splitmix(state)
                     node = child_list[c0 + categorical(u, frozen_probs, frozen_start[j], n_act)]
                     continue
-                owner = row_owner[node]
+                owner = rec.owner
                 # Lazy allocation: a node's rows appear when it (or a node sharing them) is first reached.
                 off = node_offset[owner]
                 if fetching:
@@ -338,17 +387,29 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     else:
                         dropped[thread] += 1
                 row = -1 if off < 0 else off + private[d, player, rnd] * n_act
-                # Regret matching (gamesolve.solve.kernels.regret_matching) and the opponent's draw
-                # (rng.categorical) are written out in this loop, with the same operations in
-                # the same order: a call with array arguments updates their reference counts
-                # even inlined (module docstring), and the helpers cost Leduc's MCCFR 3-13%
-                # (benchmarks/compare_commits.py --game leduc, issue #35).
-                total = 0.0
+                if prefetching:
+                    # A large tree (cfg.prefetch): the children's records and row offsets are asked
+                    # for while this row comes in, so whichever child is next has its misses under
+                    # way (owners are the nodes themselves but for shared rows). Hold'em tiny spent
+                    # ~60% of the traversal waiting on record -> offset -> row, one after the other.
+                    for a in range(n_act):
+                        child = child_list[c0 + a]
+                        prefetch(nodes, child)
+                        prefetch(node_offset, child)
+                        prefetch(payoff_flat, child * payoff_cols)
+                # Regret matching (gamesolve.solve.kernels.regret_matching) is written out in this
+                # loop, with the same results: its sum shares the opponent's and the traverser's
+                # loops below. The opponent's draw is the shared rng.categorical (issue #35: with
+                # integer sums it measured 1.15x Leduc, 1.11x Liar's Dice against the written-out
+                # draw, in-process A/B, session 23; docs/benchmarks.md).
+                # The positive regrets are summed as integers, without a branch: a double sum of
+                # int32 values is exact below 2^53, so ``total`` has the bits of the double sum
+                # (regret_matching.positive_total) at a quarter of its latency per action.
+                itotal = 0
                 if row >= 0:
                     for a in range(n_act):
-                        r = regrets[row + a]
-                        if r > 0:
-                            total += r
+                        itotal += max(regrets[row + a], 0)
+                total = float(itotal)
                 if player == p:
                     top += 1
                     st_node[thread, top] = node
@@ -365,7 +426,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                         if prunable and regrets[row + a] <= prune_threshold:
                             child = child_list[c0 + a]
                             # Actions straight to a terminal (or out of the game) are never pruned.
-                            if node_kind[child] != TERMINAL and not settled[child, p]:
+                            if nodes[child].kind != TERMINAL and not nodes[child].settled & pbit:
                                 explore = False
                         st_expl[thread, top, a] = explore
                         any_explored = any_explored or explore
@@ -376,6 +437,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                     while not st_expl[thread, top, k]:
                         k += 1
                     st_k[thread, top] = k
+
                     node = child_list[c0 + k]
                 else:
                     if cfg.accumulate_avg and row >= 0 and (not fetching or undo(fetch, thread, d, avg, row, n_act, 1, owner)):
@@ -392,19 +454,10 @@ def run_thread(thread, n_iters, t_start, cursor, tree, term, deals, tables, scra
                                 avg[row + a] += 1.0 / n_act
                     # Sample the opponent's action from regret matching (line 37).
                     state, u = splitmix(state)
-                    choice = n_act - 1
                     if total > 0.0:
-                        u *= total
-                        acc = 0.0
-                        for a in range(n_act - 1):
-                            r = regrets[row + a]
-                            if r > 0:
-                                acc += r
-                            if u < acc:
-                                choice = a
-                                break
+                        choice = categorical(u * total, regrets, row, n_act)
                     else:
-                        choice = min(int(u * n_act), n_act - 1)
+                        choice = uniform_index(u, n_act)
                     node = child_list[c0 + choice]
         if fetching and deferred[d] != 0:
             roll_back(fetch, thread, regrets, avg, tables.phi)

@@ -5,9 +5,10 @@ CALCULATE-STRATEGY of the Pluribus supplement (Brown & Sandholm 2019, Algorithm 
 positive. Tabular CFR (:mod:`gamesolve.solve.kernels.tabular`), vector-form CFR
 (:mod:`gamesolve.solve.kernels.vcfr`) and MCCFR (:mod:`gamesolve.solve.kernels.mccfr`, on
 int32 regrets, whose floor keeps pruned actions recoverable) all call it. Two hot loops write
-it out, with the same operations in the same order, and say why: vector CFR's node-at-once
-loop (``vcfr._node_strategy``, vectorised over private states) and MCCFR's traversal
-(``mccfr.run_thread``, where a call's array arguments cost reference counts).
+it out, with the same results, and say why: vector CFR's node-at-once loop
+(``vcfr._node_strategy``, vectorised over private states, the same operations in the same
+order) and MCCFR's traversal (``mccfr.run_thread``: the int32 row's positive total summed as
+integers, exact, so the same bits; one sum serves the strategy, the average and the draw).
 
 Bits are part of the contract (golden figures are held): the sum runs in action order and
 skips non-positive entries; an entry is ``r / total`` (tabular CFR and MCCFR: open-spiel's
