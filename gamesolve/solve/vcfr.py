@@ -109,15 +109,14 @@ class VectorCFR:
         # Bytes of the tables (and their scales) and the path and thread buffers.
         self.memory_bytes = 2 * dtype.itemsize * total + scratch_bytes + cut_bytes + (8 * n if self.packed else 0)
         _check_memory(self.memory_bytes, form, s)
-        # 16-bit tables: one scale per owner node (and table), indexed by node.
-        scales = n if self.packed else 0
         self.tables = K.VectorTables(
             row_offset=offset,
             regrets=np.zeros(total, dtype=dtype),
             avg=np.zeros(total, dtype=np.uint16 if self.packed else dtype),
             root_reach=np.ascontiguousarray(reach[:, self.states]),
-            regret_scale=np.zeros(scales, np.float32) if self.packed else K.NO_SCALES,
-            avg_scale=np.zeros(scales, np.float32) if self.packed else K.NO_SCALES,
+            # 16-bit tables: one scale per node (and table), indexed by node.
+            regret_scale=np.zeros(n, np.float32) if self.packed else K.NO_SCALES,
+            avg_scale=np.zeros(n, np.float32) if self.packed else K.NO_SCALES,
         )
         if form.removal is None:
             self.terminal_deals = terminal_deals(form)

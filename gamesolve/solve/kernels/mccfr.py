@@ -128,12 +128,17 @@ def node_records(tree, term_kind, frozen_slot) -> np.ndarray:
 @njit(cache=True, inline="always")
 def chance_child(tree, deals, node, d):
     """The child of public chance ``node`` that deal ``d`` leads to (its outcome at the node's level)."""
-    outcome = deals.public[d, tree.level[node]]
     c0 = tree.child_start[node]
-    for k in range(c0, tree.child_start[node + 1]):
-        if tree.edge_label[k] == outcome:
-            return tree.child_list[k]
-    return tree.child_list[c0]  # unreachable for a consistent form (checked when compiled)
+    return outcome_child(tree.child_list, tree.edge_label, c0, tree.child_start[node + 1] - c0, deals.public[d, tree.level[node]])
+
+
+@njit(cache=True, inline="always")
+def outcome_child(child_list, edge_label, c0, n_act, outcome):
+    """The child among ``child_list[c0 : c0 + n_act]`` whose edge is labelled ``outcome``."""
+    for k in range(c0, c0 + n_act):
+        if edge_label[k] == outcome:
+            return child_list[k]
+    return child_list[c0]  # unreachable for a consistent form (checked when compiled)
 
 
 @njit(cache=True)
@@ -292,14 +297,7 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                 rec = nodes[node]
                 kind = rec.kind
                 if kind == CHANCE:  # chance_child, with the record's fields
-                    c0 = rec.c0
-                    outcome = public[d, rec.aux]
-                    nxt = child_list[c0]  # unreachable fallback for a consistent form (checked when compiled)
-                    for k in range(c0, c0 + rec.n_act):
-                        if edge_label[k] == outcome:
-                            nxt = child_list[k]
-                            break
-                    node = nxt
+                    node = outcome_child(child_list, edge_label, rec.c0, rec.n_act, public[d, rec.aux])
                     continue
                 if kind != DECISION or rec.settled & pbit:
                     tk = rec.aux
@@ -437,7 +435,6 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                     while not st_expl[thread, top, k]:
                         k += 1
                     st_k[thread, top] = k
-
                     node = child_list[c0 + k]
                 else:
                     if cfg.accumulate_avg and row >= 0 and (not fetching or undo(fetch, thread, d, avg, row, n_act, 1, owner)):

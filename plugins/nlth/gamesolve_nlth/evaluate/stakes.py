@@ -74,6 +74,10 @@ def strength_vector(board: tuple[int, ...]) -> np.ndarray:
     return out
 
 
+_STRENGTH_EDGES = np.array(STRENGTH_EDGES)
+_EQUITY_EDGES = np.array(EQUITY_EDGES)
+
+
 def cells(street: int, strength: np.ndarray, opponent_strength: float, equity: np.ndarray) -> np.ndarray:
     """The flat index of the table cell of each world (street 1 to 3). On the flop the
     equity is not a feature (its bin is 0): the flop's correction then needs only strengths
@@ -83,10 +87,6 @@ def cells(street: int, strength: np.ndarray, opponent_strength: float, equity: n
     _cells(street, np.asarray(strength, dtype=np.float64), float(opponent_strength), np.asarray(equity, dtype=np.float64),
            _STRENGTH_EDGES, _EQUITY_EDGES, out)  # fmt: skip
     return out
-
-
-_STRENGTH_EDGES = np.array(STRENGTH_EDGES)
-_EQUITY_EDGES = np.array(EQUITY_EDGES)
 
 
 @njit(cache=True, inline="always")
