@@ -401,6 +401,80 @@ def test_the_agent_searches_a_multiway_flop_and_plays_it(flop_agent):
     assert all(d.searched for d in agent.decisions)  # the flop and any later street
 
 
+# ---- heads-up flops, depth-limited (heads_up_flop=limited) ------------------------------------
+HU_DECK = parse_cards("AsKd" "QhQc" "2h7c9s" "Td" "3c")  # seats 0 and 1, flop, turn, river
+
+
+@pytest.fixture(scope="module")
+def hu_flop_agent(hu_blueprint):
+    """The search agent over the heads-up blueprint with depth-limited heads-up flops, at the
+    flop after a limp and a check (it is the big blind, first to act there)."""
+    from gamesolve_nlth.search.agent import make_search_agent
+
+    agent = make_search_agent(NLTHGame(players=2, button=0), 1, {
+        "store": str(hu_blueprint), "seconds": "0", "iterations": "8", "mccfr_iterations": "2000",
+        "heads_up_flop": "limited"})  # fmt: skip
+    return agent, heads_up_to_the_flop(agent)
+
+
+def heads_up_to_the_flop(agent):
+    """A limp and a check to the flop (imposed, not asked), shown to the agent in seat 1."""
+    agent.new_hand(1, 0)
+    state, k = agent.game.new_initial_state(), 0
+    while state.street < 1 or state.current_player() < 0:
+        if state.current_player() < 0:
+            action, k = HU_DECK[k], k + 1
+        else:
+            action = CHECK_CALL
+        agent.observe(state, action)
+        state = state.child(action)
+    return state
+
+
+def test_a_limited_heads_up_flop_stops_at_the_turn_with_both_players_choosing_continuations(hu_flop_agent):
+    agent, state = hu_flop_agent
+    agent.act(state, 1)
+    assert agent.plan.mode == "multiway-limited"
+    form = agent._subgame().form
+    rollout = np.flatnonzero(form.term_kind == ROLLOUT)
+    assert len(rollout) and not (form.node_kind == CHANCE).any()  # no turn card inside
+    # At a leaf where neither player is all in, each picks one of the k = 4 continuations.
+    choosers = form.rollout.choice[rollout].max(axis=0)
+    assert set(np.flatnonzero(choosers == 3)) == {0, 1}
+
+
+def test_a_limited_heads_up_flop_is_searched_and_the_hand_played_to_its_end(hu_blueprint):
+    from gamesolve_nlth.search.agent import make_search_agent
+
+    agent = make_search_agent(NLTHGame(players=2, button=0), 1, {
+        "store": str(hu_blueprint), "seconds": "0", "iterations": "8", "mccfr_iterations": "2000",
+        "heads_up_flop": "limited", "bets": "50%", "raises": "none"})  # fmt: skip
+    state = heads_up_to_the_flop(agent)
+    while not state.is_terminal():
+        p = state.current_player()
+        if p < 0:
+            action = HU_DECK[4 + len(state.board)]
+        elif p == 1:
+            action = agent.act(state, 1)
+        else:
+            action = CHECK_CALL
+        agent.observe(state, action)
+        state = state.child(action)
+    searched = {d.round: d.searched for d in agent.decisions}
+    assert searched.get(1) is True and all(searched[r] for r in searched if r >= 1)
+
+
+@pytest.mark.parametrize(("raw", "mode"), [("limited", "limited"), ("sampled", "sampled"), ("off", "off"),
+                                           ("1", "sampled"), ("true", "sampled"), ("0", "off")])  # fmt: skip
+def test_heads_up_flop_takes_a_mode_or_a_boolean(raw, mode):
+    assert NLTHSearchConfig.from_options({"heads_up_flop": raw}).heads_up_flop == mode
+
+
+def test_an_unknown_heads_up_flop_mode_is_refused_naming_the_modes():
+    with pytest.raises(ValueError, match="off, sampled, limited"):
+        NLTHSearchConfig.from_options({"heads_up_flop": "deep"})
+
+
 # ---- the first round: the blueprint, unless an opponent raises far off its sizes ---------------
 def first_round_to_the_agent(agent, raise_to):
     """Seat 3 limps, seats 4 and 5 fold, the button (seat 0) raises to ``raise_to``: four

@@ -199,7 +199,7 @@ def test_by_default_heads_up_flops_play_the_blueprint(agent_factory):
     agent = agent_factory(bets="50%", raises="none", heads_up_flop="0")
     play(agent, AGENT_SEAT, caller)
     assert {d.round: d.searched for d in agent.decisions} == {0: False, 1: False, 2: True, 3: True}
-    assert NLTHSearchConfig().heads_up_flop is False
+    assert NLTHSearchConfig().heads_up_flop == "off"
 
 
 @pytest.mark.parametrize("street", [1, 2], ids=["flop", "turn"])

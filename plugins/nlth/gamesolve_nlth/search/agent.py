@@ -6,7 +6,8 @@ record, the solver); this module is the :class:`~gamesolve.search.domain.SearchD
 on, :class:`NLTHSearchDomain`, and the options of ``search:store=BP``:
 
 * Which rounds search (``streets``, default flop, turn and river): every pot where at least
-  two players in the hand have chips behind (heads-up flops only with ``heads_up_flop=1``).
+  two players in the hand have chips behind (heads-up flops only with ``heads_up_flop=sampled``
+  or ``limited``).
   Heads-up flops, turns and rivers run from the round's root to the end of the game over both
   ranges (:mod:`gamesolve_nlth.spot.tree`); a flop samples its turn and river cards, one board
   per thread. Pots of three or more players are subgames with deals drawn from the range
@@ -52,6 +53,21 @@ from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, NLTHState, action_r
 
 _DEFAULT_SIZES = SEARCH_PRESETS[DEFAULT_PRESET]
 
+#: How a heads-up flop is played: ``off`` by the blueprint, ``sampled`` searched to the end of
+#: the game with the turn and river sampled, ``limited`` searched to the turn (or right after
+#: the flop's second raise) with the blueprint's continuation strategies at the leaves.
+FLOP_MODES = ("off", "sampled", "limited")
+
+
+def _flop_mode(raw: str) -> str:
+    """``heads_up_flop``'s value: a mode of :data:`FLOP_MODES`, or a boolean (true: sampled)."""
+    if raw.lower() in FLOP_MODES:
+        return raw.lower()
+    try:
+        return "sampled" if parse_boolean(raw, "heads_up_flop") else "off"
+    except ValueError:
+        raise ValueError(f"heads_up_flop must be one of {', '.join(FLOP_MODES)}") from None
+
 
 @attrs.frozen
 class NLTHSearchConfig:
@@ -63,10 +79,14 @@ class NLTHSearchConfig:
     :ivar iterations: most iterations of one heads-up (vector CFR) solve (on the flop each
         walks ``threads`` sampled turn and river cards: far cheaper and noisier than a full
         iteration).
-    :ivar heads_up_flop: whether heads-up flops search (to the end of the game, sampling the
-        turn and river; off by default: within a few seconds the sampled solve stays far from
+    :ivar heads_up_flop: how heads-up flops play (:data:`FLOP_MODES`): ``off`` (the default)
+        by the blueprint; ``sampled`` searched to the end of the game, sampling the turn and
+        river as Pluribus did (within a few seconds the sampled solve stays far from
         equilibrium, about 150% of the pot exploitable on a reduced flop after 5 s, see
-        docs/search.md, so the blueprint plays them unless asked).
+        docs/search.md); ``limited`` searched to the turn or right after the flop's second
+        raise, as multiway flops are, each player choosing among the blueprint's ``k``
+        continuation strategies at the leaves (not Pluribus' heads-up shape; its strength
+        is not measured yet). ``1``/``0`` mean ``sampled``/``off``.
     :ivar threads: threads of a solve: a heads-up flop iteration walks this many sampled
         boards at once, one per thread; turns and rivers split the first chance node's cards
         over them; multiway solves run this many MCCFR threads.
@@ -94,7 +114,7 @@ class NLTHSearchConfig:
 
     seconds: float = 5.0
     iterations: int = 1000
-    heads_up_flop: bool = False
+    heads_up_flop: str = "off"
     flop_memory: float = 2.0
     mccfr_iterations: int = 200_000
     algorithm: str = "dcfr"
@@ -124,7 +144,7 @@ class NLTHSearchConfig:
             "streets": lambda v: tuple(sorted({int(x) for x in v.split(",")})), "raise_cap": int,
             "allin_threshold": float, "threads": int, "mccfr_iterations": int, "multiway_bets": str,
             "multiway_raises": str, "multiway_raise_cap": int, "k": int,
-            "preflop_off": int, "preflop_bets": str, "flop_memory": float, "heads_up_flop": lambda v: parse_boolean(v, "heads_up_flop"),
+            "preflop_off": int, "preflop_bets": str, "flop_memory": float, "heads_up_flop": _flop_mode,
         }  # fmt: skip
         values = typed_options(options, known, "nlth search option", f"store, preset, {', '.join(known)}")
         # The solve options (seconds, iterations, ...) are checked by the core's RangeSolveConfig.
@@ -209,8 +229,10 @@ class NLTHSearchDomain:
         if root.street not in self.config.streets:
             return None
         if len(active) == 2:
-            if root.street == 1 and not self.config.heads_up_flop:
+            if root.street == 1 and self.config.heads_up_flop == "off":
                 return None
+            if root.street == 1 and self.config.heads_up_flop == "limited":
+                return _MultiwayRound(self, root, "multiway-limited")
             return _HeadsUpRound(self, root) if all(root.stacks[p] > 0 for p in active) else None
         with_chips = sum(root.stacks[p] > 0 for p in active)
         if with_chips < 2:
