@@ -42,12 +42,13 @@ def run_blocks(n: int, block: Callable[[int, int], T], blocks: int | None = None
     ``--threads`` sets and Ray workers set to 1). ``block`` should be a ``nogil=True`` kernel
     over its rows ``lo .. hi - 1``.
 
-    One thread (or one block) calls ``block(0, n)`` once, on the calling thread. ``blocks``
-    defaults to one per thread (a static split, like ``prange``); with more blocks than
+    One thread calls ``block(0, n)`` once, on the calling thread, with no pool. ``blocks``
+    defaults to one per thread (a static split, like ``prange``'s); with more blocks than
     threads each thread pulls the next unstarted block when it finishes one, which evens out
-    rows of uneven cost. The blocks' bounds depend on ``n`` and ``blocks`` only, and the
-    results come back in block order whatever thread ran them, so a reduction over them
-    combined in list order does not depend on thread timing."""
+    rows of uneven cost (the machine's other jobs, too). The results come back in block order
+    whatever thread ran which, so a reduction over them combined in list order does not depend
+    on thread timing; the cuts do depend on the thread count, so a float reduction that must
+    not should be done over the rows afterwards (integer counts are exact either way)."""
     threads = numba.get_num_threads() if threads is None else threads
     parts = max(1, min(threads, n))
     if parts == 1:
