@@ -36,7 +36,8 @@ def run_parts(parts: int, part: Callable[[int], T]) -> list[T]:
     return list(pool.map(part, range(parts)))
 
 
-def run_blocks(n: int, block: Callable[[int, int], T], blocks: int | None = None, threads: int | None = None) -> list[T]:
+def run_blocks(n: int, block: Callable[[int, int], T], blocks: int | None = None,
+               threads: int | None = None) -> list[T]:
     """``[block(lo, hi), ...]`` over ``range(n)`` cut into ``blocks`` contiguous blocks (in
     index order), run on ``threads`` threads (default ``numba.get_num_threads()``, which
     ``--threads`` sets and Ray workers set to 1). ``block`` should be a ``nogil=True`` kernel

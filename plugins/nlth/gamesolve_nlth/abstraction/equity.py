@@ -161,7 +161,8 @@ def river_values_for_boards(boards: np.ndarray, t_river: np.ndarray, out: np.nda
 
     Boards in blocks pulled by numba's threads (:func:`_river_values_rows`).
     """
-    run_blocks(boards.shape[0], lambda lo, hi: _river_values_rows(boards, t_river, out, by_board, lo, hi), blocks=BOARD_BLOCKS)
+    run_blocks(boards.shape[0], lambda lo, hi: _river_values_rows(boards, t_river, out, by_board, lo, hi),
+               blocks=BOARD_BLOCKS)
 
 
 @njit(cache=True, nogil=True)
@@ -282,7 +283,8 @@ def turn_board_features(boards: np.ndarray, t_turn: np.ndarray, t_board: np.ndar
     uneven costs).
     """
     run_blocks(boards.shape[0], lambda lo, hi: _turn_board_rows(
-        boards, t_turn, t_board, by_board, value_bucket, index, atoms, equity, lo, hi), blocks=BOARD_BLOCKS)  # fmt: skip
+        boards, t_turn, t_board, by_board, value_bucket, index, atoms, equity, lo, hi),
+        blocks=BOARD_BLOCKS)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
