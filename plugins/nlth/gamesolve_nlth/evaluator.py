@@ -39,7 +39,9 @@ from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from gamesolve.threads import run_blocks
 
 from .cards import NUM_CARDS, parse_cards
 
@@ -496,21 +498,27 @@ def evaluate_batch(cards):
     return out
 
 
-@njit(cache=True, parallel=True)
-def evaluate_batch_parallel(cards):
-    """evaluate_batch spread over numba's threads with prange (each row is independent)."""
-    n = cards.shape[0]
+def evaluate_batch_parallel(cards: np.ndarray) -> np.ndarray:
+    """evaluate_batch spread over numba's threads (each row is independent): rows in blocks,
+    each a ``nogil`` kernel on a Python thread (:func:`gamesolve.threads.run_blocks`; not
+    ``prange``, whose wrapper compiles the body again, see docs/benchmarks.md, issue 36)."""
+    out = np.zeros(cards.shape[0], np.int32)
+    run_blocks(cards.shape[0], lambda lo, hi: _evaluate_rows(cards, out, lo, hi))
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _evaluate_rows(cards, out, lo, hi):
+    """:func:`evaluate_batch_parallel` of the rows ``lo .. hi - 1`` into ``out``."""
     k = cards.shape[1]
-    out = np.zeros(n, np.int32)
     if k == 7:
-        for i in prange(n):
+        for i in range(lo, hi):
             out[i] = evaluate7(
                 cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5], cards[i, 6]
             )
     else:
-        for i in prange(n):
+        for i in range(lo, hi):
             out[i] = evaluate_cards(cards[i])
-    return out
 
 
 @njit(cache=True)

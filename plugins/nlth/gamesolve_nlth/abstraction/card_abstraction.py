@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from gamesolve.provenance import source_revision
+from gamesolve.threads import run_blocks
 
 from ..isomorphism import HandIndexer
 from . import equity as eq
@@ -522,17 +523,29 @@ def flop_stage(params: CardAbstractionParams, river: _Stage, turn: _Stage, progr
     return _Stage(k=kf, table=labels.astype(_bucket_dtype(kf)), equity=equity, centroids=centroids, ground=ground, quality=quality)
 
 
-@njit(cache=True, parallel=True)
-def _mean_l1_to_labels(x, centroids, labels):
-    """Mean L1 distance of each row of ``x`` to the centroid of its label."""
-    n, d = x.shape
-    out = np.empty(n)
-    for i in numba.prange(n):
+def _mean_l1_to_labels(x: np.ndarray, centroids: np.ndarray, labels: np.ndarray) -> float:
+    """Mean L1 distance of each row of ``x`` to the centroid of its label: the rows' distances in
+    blocks on numba's threads (a ``nogil`` kernel, not ``prange``: see ``equity.py``), then their
+    mean in one pass in row order (the same float whatever the threads)."""
+    out = np.empty(x.shape[0])
+    run_blocks(x.shape[0], lambda lo, hi: _l1_to_labels_rows(x, centroids, labels, out, lo, hi))
+    return _mean(out)
+
+
+@njit(cache=True, nogil=True)
+def _l1_to_labels_rows(x, centroids, labels, out, lo, hi):
+    """L1 distance of the rows ``lo .. hi - 1`` of ``x`` to their label's centroid, into ``out``."""
+    d = x.shape[1]
+    for i in range(lo, hi):
         s = 0.0
         for k in range(d):
             s += abs(np.float64(x[i, k]) - np.float64(centroids[labels[i], k]))
         out[i] = s
-    return out.mean()
+
+
+@njit(cache=True)
+def _mean(a):
+    return a.mean()
 
 
 @njit(cache=True)

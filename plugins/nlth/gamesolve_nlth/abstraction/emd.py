@@ -14,12 +14,25 @@ Two cases occur:
   bins in order of increasing ground distance, round by round over the atoms. The result is the
   cost of a feasible transport plan: an upper bound on the exact EMD, equal to it in simple
   cases (tests compare it with ``scipy.optimize.linprog``).
+
+The kernels over many hands are ``nogil=True`` loops over rows ``lo .. hi - 1`` run on Python
+threads by a wrapper of the old name (:func:`gamesolve.threads.run_blocks`), not ``prange``
+loops: numba compiles a ``parallel=True`` body again, inlined with ``_emd_greedy`` and the rest,
+in its parfor wrapper, which was most of a cold ``abstraction build`` (this module's
+compilation in a cold tiny build: 23 -> 11 processor seconds; issue 36, docs/benchmarks.md,
+"The card abstraction's parallel kernels on Python threads").
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from gamesolve.threads import run_blocks
+
+#: Blocks per call of the kernels whose rows cost unevenly (the pruned greedy EMD stops early
+#: for some hands): the threads pull them as they finish one.
+UNEVEN_BLOCKS = 32
 
 
 def emd_1d(p: np.ndarray, q: np.ndarray, positions: np.ndarray) -> float:
@@ -30,17 +43,23 @@ def emd_1d(p: np.ndarray, q: np.ndarray, positions: np.ndarray) -> float:
     return float(np.sum(np.abs(np.cumsum(p - q)[:-1]) * gaps))
 
 
-@njit(cache=True, parallel=True)
-def cdf_features(atoms, n_bins, gaps):
+def cdf_features(atoms: np.ndarray, n_bins: int, gaps: np.ndarray) -> np.ndarray:
     """Gap-scaled cumulative histograms (float32[n, n_bins - 1]) of rows of bucket ids.
 
     ``atoms[i]`` lists the next-round buckets of hand i's completions (equal masses);
     ``gaps[k] = x_{k+1} - x_k`` for the bucket positions ``x``. L1 distance between two rows is
-    the EMD between the two histograms.
+    the EMD between the two histograms. Rows in blocks on numba's threads.
     """
-    n, m = atoms.shape
-    out = np.empty((n, n_bins - 1), np.float32)
-    for i in prange(n):
+    out = np.empty((atoms.shape[0], n_bins - 1), np.float32)
+    run_blocks(atoms.shape[0], lambda lo, hi: _cdf_rows(atoms, n_bins, gaps, out, lo, hi))
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _cdf_rows(atoms, n_bins, gaps, out, lo, hi):
+    """:func:`cdf_features` of the rows ``lo .. hi - 1`` into ``out``."""
+    m = atoms.shape[1]
+    for i in range(lo, hi):
         h = np.zeros(n_bins, np.float64)
         for j in range(m):
             h[atoms[i, j]] += 1.0
@@ -48,7 +67,6 @@ def cdf_features(atoms, n_bins, gaps):
         for k in range(n_bins - 1):
             acc += h[k]
             out[i, k] = np.float32(acc / m * gaps[k])
-    return out
 
 
 @njit(cache=True)
@@ -142,12 +160,18 @@ def emd_greedy(bins, mass, centroid, dist):
     return _emd_greedy(b2, m2, nnz, 0, centroid, order, dist, np.empty(centroid.shape[0]), rem)
 
 
-@njit(cache=True, parallel=True)
-def assign_greedy(bins, mass, nnz, centroids, order, dist, labels, dists):
-    """Nearest centroid of every sparse hand under the greedy EMD (prange over hands)."""
-    n = bins.shape[0]
+def assign_greedy(bins: np.ndarray, mass: np.ndarray, nnz: np.ndarray, centroids: np.ndarray, order: np.ndarray,
+                  dist: np.ndarray, labels: np.ndarray, dists: np.ndarray) -> None:
+    """Nearest centroid of every sparse hand under the greedy EMD (hands in blocks on numba's threads)."""
+    run_blocks(bins.shape[0], lambda lo, hi: _assign_greedy_rows(
+        bins, mass, nnz, centroids, order, dist, labels, dists, lo, hi), blocks=UNEVEN_BLOCKS)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _assign_greedy_rows(bins, mass, nnz, centroids, order, dist, labels, dists, lo, hi):
+    """:func:`assign_greedy` on the hands ``lo .. hi - 1``."""
     c, k = centroids.shape
-    for i in prange(n):
+    for i in range(lo, hi):
         targets = np.empty(k, np.float64)
         rem = np.empty(2 * bins.shape[1], np.float64)
         best = np.inf
@@ -162,12 +186,17 @@ def assign_greedy(bins, mass, nnz, centroids, order, dist, labels, dists):
         dists[i] = best
 
 
-@njit(cache=True, parallel=True, fastmath=True)
-def assign_l1(x, centroids, labels, dists):
-    """Nearest centroid of every row of ``x`` under the L1 distance (prange over rows)."""
-    n, d = x.shape
+def assign_l1(x: np.ndarray, centroids: np.ndarray, labels: np.ndarray, dists: np.ndarray) -> None:
+    """Nearest centroid of every row of ``x`` under the L1 distance (rows in blocks on numba's threads)."""
+    run_blocks(x.shape[0], lambda lo, hi: _assign_l1_rows(x, centroids, labels, dists, lo, hi))
+
+
+@njit(cache=True, nogil=True, fastmath=True)
+def _assign_l1_rows(x, centroids, labels, dists, lo, hi):
+    """:func:`assign_l1` on the rows ``lo .. hi - 1``."""
+    d = x.shape[1]
     c = centroids.shape[0]
-    for i in prange(n):
+    for i in range(lo, hi):
         best = np.inf
         arg = 0
         for j in range(c):
@@ -201,18 +230,25 @@ def neighbour_order(dist: np.ndarray) -> np.ndarray:
     return np.argsort(dist, axis=1, kind="stable").astype(np.int64)
 
 
-@njit(cache=True, parallel=True)
-def greedy_to_labels(bins, mass, nnz, centroids, labels, order, dist):
-    """Greedy EMD of every sparse hand to the centroid of its own label (float64[n])."""
-    n = bins.shape[0]
+def greedy_to_labels(bins: np.ndarray, mass: np.ndarray, nnz: np.ndarray, centroids: np.ndarray, labels: np.ndarray,
+                     order: np.ndarray, dist: np.ndarray) -> np.ndarray:
+    """Greedy EMD of every sparse hand to the centroid of its own label (float64[n]; hands in
+    blocks on numba's threads)."""
+    out = np.empty(bins.shape[0], np.float64)
+    run_blocks(bins.shape[0], lambda lo, hi: _greedy_to_labels_rows(
+        bins, mass, nnz, centroids, labels, order, dist, out, lo, hi), blocks=UNEVEN_BLOCKS)  # fmt: skip
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _greedy_to_labels_rows(bins, mass, nnz, centroids, labels, order, dist, out, lo, hi):
+    """:func:`greedy_to_labels` of the hands ``lo .. hi - 1`` into ``out``."""
     k = centroids.shape[1]
-    out = np.empty(n, np.float64)
-    for i in prange(n):
+    for i in range(lo, hi):
         targets = np.empty(k, np.float64)
         rem = np.empty(2 * bins.shape[1], np.float64)
         _init_rem(mass, i, nnz, rem, bins.shape[1])
         out[i] = _emd_greedy(bins, mass, nnz, i, centroids[labels[i]], order, dist, targets, rem)
-    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -239,32 +275,44 @@ def pivot_functions(dist: np.ndarray, n_pivots: int = 16, extra: np.ndarray | No
     return np.ascontiguousarray(np.hstack(cols))
 
 
-@njit(cache=True, parallel=True)
-def sparse_project(bins, mass, nnz, f):
-    """E_P f for every sparse row P: float64[n, m]."""
-    n = bins.shape[0]
+def sparse_project(bins: np.ndarray, mass: np.ndarray, nnz: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """E_P f for every sparse row P: float64[n, m] (rows in blocks on numba's threads)."""
+    out = np.zeros((bins.shape[0], f.shape[1]))
+    run_blocks(bins.shape[0], lambda lo, hi: _sparse_project_rows(bins, mass, nnz, f, out, lo, hi))
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _sparse_project_rows(bins, mass, nnz, f, out, lo, hi):
+    """:func:`sparse_project` of the rows ``lo .. hi - 1`` into ``out`` (zeros)."""
     m = f.shape[1]
-    out = np.zeros((n, m))
-    for i in prange(n):
+    for i in range(lo, hi):
         for j in range(nnz[i]):
             b = bins[i, j]
             w = mass[i, j]
             for q in range(m):
                 out[i, q] += w * f[b, q]
-    return out
 
 
-@njit(cache=True, parallel=True)
-def assign_greedy_pruned(bins, mass, nnz, centroids, order, dist, pf, cf, labels, dists):
+def assign_greedy_pruned(bins: np.ndarray, mass: np.ndarray, nnz: np.ndarray, centroids: np.ndarray,
+                         order: np.ndarray, dist: np.ndarray, pf: np.ndarray, cf: np.ndarray, labels: np.ndarray,
+                         dists: np.ndarray) -> int:
     """Same result as :func:`assign_greedy` (nearest centroid under the greedy EMD), visiting
     centroids by increasing lower bound ``max_m |pf[i, m] - cf[c, m]|`` and stopping when the
     bound reaches the best distance found; partial transports stop at the best as well.
-    Returns the number of greedy EMDs evaluated."""
-    n = bins.shape[0]
+    Returns the number of greedy EMDs evaluated. Hands in blocks pulled by numba's threads
+    (uneven costs); the per-block counts are integers, added in block order."""
+    return sum(run_blocks(bins.shape[0], lambda lo, hi: _assign_pruned_rows(
+        bins, mass, nnz, centroids, order, dist, pf, cf, labels, dists, lo, hi), blocks=UNEVEN_BLOCKS))  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _assign_pruned_rows(bins, mass, nnz, centroids, order, dist, pf, cf, labels, dists, lo, hi):
+    """:func:`assign_greedy_pruned` on the hands ``lo .. hi - 1``; the number of greedy EMDs."""
     c, k = centroids.shape
     m = pf.shape[1]
-    evals = np.zeros(n, np.int64)
-    for i in prange(n):
+    evals = np.int64(0)
+    for i in range(lo, hi):
         targets = np.empty(k, np.float64)
         rem = np.empty(2 * bins.shape[1], np.float64)
         lb = np.empty(c, np.float64)
@@ -291,18 +339,24 @@ def assign_greedy_pruned(bins, mass, nnz, centroids, order, dist, pf, cf, labels
                 arg = j
         labels[i] = arg
         dists[i] = best
-        evals[i] = e
-    return evals.sum()
+        evals += e
+    return evals
 
 
-@njit(cache=True, parallel=True)
-def update_min_greedy(bins, mass, nnz, centroid, order, dist, pf, cf_row, best):
+def update_min_greedy(bins: np.ndarray, mass: np.ndarray, nnz: np.ndarray, centroid: np.ndarray, order: np.ndarray,
+                      dist: np.ndarray, pf: np.ndarray, cf_row: np.ndarray, best: np.ndarray) -> None:
     """best[i] = min(best[i], greedy EMD(i, centroid)), skipping rows the lower bound rules out
-    (k-means++ seeding)."""
-    n = bins.shape[0]
+    (k-means++ seeding). Hands in blocks pulled by numba's threads (uneven costs)."""
+    run_blocks(bins.shape[0], lambda lo, hi: _update_min_rows(
+        bins, mass, nnz, centroid, order, dist, pf, cf_row, best, lo, hi), blocks=UNEVEN_BLOCKS)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _update_min_rows(bins, mass, nnz, centroid, order, dist, pf, cf_row, best, lo, hi):
+    """:func:`update_min_greedy` on the hands ``lo .. hi - 1``."""
     k = centroid.shape[0]
     m = pf.shape[1]
-    for i in prange(n):
+    for i in range(lo, hi):
         v = 0.0
         for q in range(m):
             d = abs(pf[i, q] - cf_row[q])

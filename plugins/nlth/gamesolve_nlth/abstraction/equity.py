@@ -15,18 +15,31 @@ remaining board cards (the opponent's cards and the runout are exchangeable).
 
 Canonical hands come from ``isomorphism``'s njit-level ``unindex_row`` / ``index_row``
 (imported here: they are the allocation-free row kernels behind ``index_batch``).
+
+Threads: each kernel below is a ``nogil=True`` loop over rows ``lo .. hi - 1``, run on Python
+threads by a small wrapper of the old name (:func:`gamesolve.threads.run_blocks`), not a
+``parallel=True`` ``prange`` loop: numba compiles a ``prange`` body a second time, inlined with
+everything it calls, in the parfor wrapper, and that was most of a cold ``abstraction build``:
+this module's compilation in a cold tiny build went from 67 to 30 processor seconds, the
+build's from 109 to 61, with the warm build unchanged (issue 36; docs/benchmarks.md, "The
+card abstraction's parallel kernels on Python threads").
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from gamesolve.threads import run_blocks
 
 from ..evaluator import evaluate7
 from ..isomorphism import index_row, unindex_row
 
 RIVER_SCALE = 1980  # 2 * C(45, 2): river equity values are integers 0..1980
 NUM_HOLE_PAIRS = 1326
+#: Blocks per call of the per-board kernels, pulled by the threads as they finish one: a
+#: board's cost varies (suit symmetry), and the machine's other jobs slow one thread or another.
+BOARD_BLOCKS = 32
 
 
 def hole_pair_index(a: int, b: int) -> int:
@@ -138,8 +151,7 @@ def _renamed(card, perm):
     return (card & ~3) | perm[card & 3]
 
 
-@njit(cache=True, parallel=True)
-def river_values_for_boards(boards, t_river, out, by_board):
+def river_values_for_boards(boards: np.ndarray, t_river: np.ndarray, out: np.ndarray, by_board: np.ndarray) -> None:
     """For each board row of ``boards`` (int8[nb, 5]), write the equity value of every hole
     pair into ``out[index(hole + board)]`` (``t_river`` = tables of the (2, 5) indexer), and
     into ``by_board[row, pair]`` with the pair's suits renamed as the board's normal form
@@ -148,9 +160,17 @@ def river_values_for_boards(boards, t_river, out, by_board):
     Boards that are suit-isomorphic write identical values to identical indices, so running
     over the canonical 5-card boards covers every canonical river hand. ``by_board`` lets the
     turn stage read all of a board's values without one ``index_row`` per hand.
+
+    Boards in blocks pulled by numba's threads (:func:`_river_values_rows`).
     """
-    nb = boards.shape[0]
-    for bi in prange(nb):
+    run_blocks(boards.shape[0], lambda lo, hi: _river_values_rows(boards, t_river, out, by_board, lo, hi),
+               blocks=BOARD_BLOCKS)
+
+
+@njit(cache=True, nogil=True)
+def _river_values_rows(boards, t_river, out, by_board, lo, hi):
+    """:func:`river_values_for_boards` on the board rows ``lo .. hi - 1``."""
+    for bi in range(lo, hi):
         h0 = np.empty(1081, np.int64)
         h1 = np.empty(1081, np.int64)
         vals = np.empty(1081, np.int64)
@@ -174,39 +194,52 @@ def river_values_for_boards(boards, t_river, out, by_board):
             by_board[bi, _pair_index(_renamed(h0[p], perm), _renamed(h1[p], perm))] = vals[p]
 
 
-@njit(cache=True, parallel=True)
-def river_value_counts(values, n_values):
-    """Histogram (int64[n_values]) of a large integer table, in parallel blocks."""
-    n = values.shape[0]
-    blocks = 64
-    part = np.zeros((blocks, n_values), np.int64)
-    step = (n + blocks - 1) // blocks
-    for b in prange(blocks):
-        lo = b * step
-        hi = min(n, lo + step)
-        for i in range(lo, hi):
-            part[b, values[i]] += 1
-    return part.sum(axis=0)
+def river_value_counts(values: np.ndarray, n_values: int) -> np.ndarray:
+    """Histogram (int64[n_values]) of a large integer table: one histogram per block of the
+    table on numba's threads, added in block order (integer counts: exact in any order)."""
+    parts = run_blocks(values.shape[0], lambda lo, hi: _value_counts_rows(values, n_values, lo, hi))
+    total = np.zeros(n_values, np.int64)
+    for part in parts:
+        total += part
+    return total
 
 
-@njit(cache=True, parallel=True)
-def map_values(values, table, out):
-    """out[i] = table[values[i]] (e.g. river equity value -> river bucket), in parallel."""
-    n = values.shape[0]
-    for i in prange(n):
+@njit(cache=True, nogil=True)
+def _value_counts_rows(values, n_values, lo, hi):
+    """Histogram of ``values[lo:hi]``."""
+    part = np.zeros(n_values, np.int64)
+    for i in range(lo, hi):
+        part[values[i]] += 1
+    return part
+
+
+def map_values(values: np.ndarray, table: np.ndarray, out: np.ndarray) -> None:
+    """out[i] = table[values[i]] (e.g. river equity value -> river bucket), in blocks on numba's threads."""
+    run_blocks(values.shape[0], lambda lo, hi: _map_values_rows(values, table, out, lo, hi))
+
+
+@njit(cache=True, nogil=True)
+def _map_values_rows(values, table, out, lo, hi):
+    for i in range(lo, hi):
         out[i] = table[values[i]]
 
 
-@njit(cache=True, parallel=True)
-def turn_features(indices, t_turn, t_river, river_values, value_bucket, atoms, equity):
+def turn_features(indices: np.ndarray, t_turn: np.ndarray, t_river: np.ndarray, river_values: np.ndarray,
+                  value_bucket: np.ndarray, atoms: np.ndarray, equity: np.ndarray) -> None:
     """Features of canonical turn hands (``t_turn`` = (2, 4) tables; ``t_river`` = (2, 5)).
 
     For the hand of ``indices[i]`` (a canonical turn index), writes the river bucket of each of
     its 46 river completions into ``atoms[i, :46]`` (via ``value_bucket[river_values[...]]``)
-    and its equity (mean river equity, 0..1) into ``equity[i]``.
+    and its equity (mean river equity, 0..1) into ``equity[i]``. Rows in blocks on numba's threads.
     """
-    n = indices.shape[0]
-    for i in prange(n):
+    run_blocks(indices.shape[0], lambda lo, hi: _turn_features_rows(
+        indices, t_turn, t_river, river_values, value_bucket, atoms, equity, lo, hi))  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _turn_features_rows(indices, t_turn, t_river, river_values, value_bucket, atoms, equity, lo, hi):
+    """:func:`turn_features` on the rows ``lo .. hi - 1``."""
+    for i in range(lo, hi):
         hand = np.empty((1, 6), np.int8)
         counts = np.empty(2, np.int64)
         fill = np.empty(2, np.int64)
@@ -230,8 +263,8 @@ def turn_features(indices, t_turn, t_river, river_values, value_bucket, atoms, e
         equity[i] = total / (46.0 * 1980.0)
 
 
-@njit(cache=True, parallel=True)
-def turn_board_features(boards, t_turn, t_board, by_board, value_bucket, index, atoms, equity):
+def turn_board_features(boards: np.ndarray, t_turn: np.ndarray, t_board: np.ndarray, by_board: np.ndarray,
+                        value_bucket: np.ndarray, index: np.ndarray, atoms: np.ndarray, equity: np.ndarray) -> None:
     """Features of every turn hand on the 4-card boards ``boards`` (int8[nb, 4]).
 
     ``t_turn`` = tables of the (2, 4) indexer, ``t_board`` = those of the (5,) board indexer
@@ -247,9 +280,19 @@ def turn_board_features(boards, t_turn, t_board, by_board, value_bucket, index, 
     Why per board: one ``index_row`` per (board, river card) finds the river board's row and a
     suit renaming, after which each hole pair's river value is a read in a 2.6 kB row (the 48
     rows of a board stay in cache) instead of an ``index_row`` per (hand, river card).
+
+    Boards in blocks pulled by numba's threads (boards with suit symmetry skip their repeats:
+    uneven costs).
     """
-    nb = boards.shape[0]
-    for b in prange(nb):
+    run_blocks(boards.shape[0], lambda lo, hi: _turn_board_rows(
+        boards, t_turn, t_board, by_board, value_bucket, index, atoms, equity, lo, hi),
+        blocks=BOARD_BLOCKS)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _turn_board_rows(boards, t_turn, t_board, by_board, value_bucket, index, atoms, equity, lo, hi):
+    """:func:`turn_board_features` on the board rows ``lo .. hi - 1``."""
+    for b in range(lo, hi):
         used = np.int64(0)
         for k in range(4):
             used |= np.int64(1) << boards[b, k]
@@ -312,15 +355,22 @@ def turn_board_features(boards, t_turn, t_board, by_board, value_bucket, index, 
                 q += 1
 
 
-@njit(cache=True, parallel=True)
-def flop_features(indices, t_flop, t_turn, turn_bucket, turn_equity, atoms, equity):
+def flop_features(indices: np.ndarray, t_flop: np.ndarray, t_turn: np.ndarray, turn_bucket: np.ndarray,
+                  turn_equity: np.ndarray, atoms: np.ndarray, equity: np.ndarray) -> None:
     """Features of canonical flop hands (``t_flop`` = (2, 3) tables; ``t_turn`` = (2, 4)).
 
     Writes the turn bucket of each of the 47 turn completions into ``atoms[i, :47]`` and the
-    flop equity (mean of the completions' turn equities) into ``equity[i]``.
+    flop equity (mean of the completions' turn equities) into ``equity[i]``. Rows in blocks on
+    numba's threads.
     """
-    n = indices.shape[0]
-    for i in prange(n):
+    run_blocks(indices.shape[0], lambda lo, hi: _flop_features_rows(
+        indices, t_flop, t_turn, turn_bucket, turn_equity, atoms, equity, lo, hi))  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _flop_features_rows(indices, t_flop, t_turn, turn_bucket, turn_equity, atoms, equity, lo, hi):
+    """:func:`flop_features` on the rows ``lo .. hi - 1``."""
+    for i in range(lo, hi):
         hand = np.empty((1, 5), np.int8)
         counts = np.empty(2, np.int64)
         fill = np.empty(2, np.int64)
@@ -347,14 +397,21 @@ def flop_features(indices, t_flop, t_turn, turn_bucket, turn_equity, atoms, equi
 # ----------------------------------------------------------------------------------------------
 # One flop at a time (for the search: buckets computed separately per flop)
 # ----------------------------------------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def flop_river_values(flop):
+def flop_river_values(flop: np.ndarray) -> np.ndarray:
     """River equity values of every (turn, river, hole) consistent with one flop.
 
     Returns int16[52, 52, 1326] indexed ``[turn, river, hole_pair]`` (both orders of turn and
-    river filled), -1 where the cards clash.
+    river filled), -1 where the cards clash. (Turn, river) pairs in blocks on numba's threads.
     """
     out = np.full((52, 52, 1326), -1, np.int16)
+    pairs = _flop_off_pairs(flop)
+    run_blocks(pairs.shape[0], lambda lo, hi: _flop_river_rows(flop, pairs, out, lo, hi))
+    return out
+
+
+@njit(cache=True)
+def _flop_off_pairs(flop):
+    """The 1,176 (turn, river) card pairs off the flop, ``a < b``: int64[1176, 2]."""
     used = np.int64(0)
     for k in range(3):
         used |= np.int64(1) << flop[k]
@@ -369,7 +426,13 @@ def flop_river_values(flop):
             pairs[n, 0] = a
             pairs[n, 1] = b
             n += 1
-    for q in prange(n):
+    return pairs[:n]
+
+
+@njit(cache=True, nogil=True)
+def _flop_river_rows(flop, pairs, out, lo, hi):
+    """:func:`flop_river_values` for the (turn, river) pairs ``lo .. hi - 1``."""
+    for q in range(lo, hi):
         h0 = np.empty(1081, np.int64)
         h1 = np.empty(1081, np.int64)
         vals = np.empty(1081, np.int64)
@@ -387,17 +450,28 @@ def flop_river_values(flop):
             hp = _pair_index(h0[p], h1[p])
             out[board[3], board[4], hp] = vals[p]
             out[board[4], board[3], hp] = vals[p]
-    return out
 
 
-@njit(cache=True, parallel=True)
-def flop_turn_features(flop, river_values, value_bucket):
+def flop_turn_features(flop: np.ndarray, river_values: np.ndarray, value_bucket: np.ndarray) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Turn hands consistent with one flop and their features.
 
     Returns ``(turn_cards, holes, atoms, equity)``: for each of the 49 * 1128 = 55,272 (turn,
     hole pair) combinations, the turn card, the hole pair index, the river buckets of its 46
-    river completions and its equity.
+    river completions and its equity. Rows in blocks on numba's threads.
     """
+    used, turn_cards, holes, cards_a, cards_b = _flop_turn_hands(flop)
+    n = turn_cards.shape[0]
+    atoms = np.empty((n, 46), np.int32)
+    equity = np.empty(n, np.float64)
+    run_blocks(n, lambda lo, hi: _flop_turn_rows(
+        used, turn_cards, holes, cards_a, cards_b, river_values, value_bucket, atoms, equity, lo, hi))  # fmt: skip
+    return turn_cards, holes, atoms, equity
+
+
+@njit(cache=True)
+def _flop_turn_hands(flop):
+    """The flop's card mask and its (turn card, hole pair index, hole cards) rows."""
     used = np.int64(0)
     for k in range(3):
         used |= np.int64(1) << flop[k]
@@ -421,9 +495,13 @@ def flop_turn_features(flop, river_values, value_bucket):
                 cards_a[i] = a
                 cards_b[i] = b
                 i += 1
-    atoms = np.empty((n, 46), np.int32)
-    equity = np.empty(n, np.float64)
-    for i in prange(n):
+    return used, turn_cards, holes, cards_a, cards_b
+
+
+@njit(cache=True, nogil=True)
+def _flop_turn_rows(used, turn_cards, holes, cards_a, cards_b, river_values, value_bucket, atoms, equity, lo, hi):
+    """:func:`flop_turn_features` on the rows ``lo .. hi - 1``."""
+    for i in range(lo, hi):
         t = turn_cards[i]
         u = used | (np.int64(1) << t) | (np.int64(1) << cards_a[i]) | (np.int64(1) << cards_b[i])
         total = 0
@@ -436,4 +514,3 @@ def flop_turn_features(flop, river_values, value_bucket):
             atoms[i, m] = value_bucket[v]
             m += 1
         equity[i] = total / (46.0 * 1980.0)
-    return turn_cards, holes, atoms, equity

@@ -14,8 +14,9 @@ import itertools
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from gamesolve.threads import run_blocks
 from gamesolve_nlth.abstraction.cache import cache_root
 from gamesolve_nlth.evaluate.hands import HOLES, NUM_HOLES, hole_index
 from gamesolve_nlth.evaluator import CARD_KEY, FLUSH_BITS, SUIT_BIAS, _nonflush, evaluate7
@@ -69,9 +70,16 @@ def matchup_score(a0, a1, b0, b1):
     return score, boards
 
 
-@njit(cache=True, parallel=True)
-def _scores(reps, holes, out):
-    for r in prange(reps.shape[0]):
+def _scores(reps: np.ndarray, holes: np.ndarray, out: np.ndarray) -> None:
+    """``out[r]`` = the exact equity of matchup ``reps[r]``: matchups in blocks on numba's
+    threads, each a ``nogil`` kernel on a Python thread (:func:`gamesolve.threads.run_blocks`;
+    not ``prange``, whose wrapper compiles ``matchup_score`` again, issue 36)."""
+    run_blocks(reps.shape[0], lambda lo, hi: _scores_rows(reps, holes, out, lo, hi))
+
+
+@njit(cache=True, nogil=True)
+def _scores_rows(reps, holes, out, lo, hi):
+    for r in range(lo, hi):
         i, j = reps[r, 0], reps[r, 1]
         s, b = matchup_score(holes[i, 0], holes[i, 1], holes[j, 0], holes[j, 1])
         out[r] = s / (2.0 * b)
