@@ -24,6 +24,7 @@ import attrs
 import numpy as np
 from numba import njit
 
+from gamesolve.array_loops import copy_into
 from gamesolve.game.factored import DECISION, FIXED, TABLE, TERMINAL, FactoredGame, FormError
 
 
@@ -48,7 +49,7 @@ def _walk(kind, player, node_round, level, child_start, child_list, edge_label, 
     score = np.zeros(n_private)
     node_at = np.zeros(depth_max, dtype=np.int64)
     next_k = np.zeros(depth_max, dtype=np.int64)
-    reach[0, :] = prob
+    copy_into(reach[0], prob)
     node_at[0] = 0
     next_k[0] = child_start[0]
     top = 0

@@ -39,6 +39,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from gamesolve.array_loops import copy_into
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
 from gamesolve.game.removal import contest_cfv, fixed_cfv, uidx
 from gamesolve.game.removal_multi import three_player_cfv
@@ -215,7 +216,8 @@ def _deal(tree, rm, k, reach, out):
     """Every player's reach below chance edge ``k``: the states holding its item lose theirs."""
     item = tree.edge_label[k] if rm.n_items > 0 else -1
     if item < 0:
-        out[:, :] = reach
+        for q in range(reach.shape[0]):
+            copy_into(out[q], reach[q])
         return
     held = rm.holders[uidx(item)]
     for q in range(reach.shape[0]):
@@ -353,7 +355,7 @@ def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
                         for s in range(n_states):
                             below[s] = above[s] * sig_k[s]
                     else:
-                        below[:] = above
+                        copy_into(below, above)
             node_at[d + 1] = tree.child_list[c0 + k]
             d += 1
             entering = True

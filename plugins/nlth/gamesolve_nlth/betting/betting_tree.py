@@ -17,6 +17,7 @@ import attrs
 import numpy as np
 from numba import njit
 
+from gamesolve.array_loops import copy_into
 from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, RAISE, SHOWDOWN
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.betting.action_abstraction import ActionAbstraction
@@ -101,7 +102,7 @@ def walk_tree(root, fractions, counts, all_in, max_raises, store, capacity,
     n_act = np.zeros(MAX_DEPTH, np.int64)
     nxt = np.zeros(MAX_DEPTH, np.int64)
     ids = np.zeros(MAX_DEPTH, np.int64)
-    states[0, :] = root
+    copy_into(states[0], root)
     count = 0
     d = 0
     pending = True  # states[d] is a node to record
@@ -145,7 +146,7 @@ def walk_tree(root, fractions, counts, all_in, max_raises, store, capacity,
             continue
         j = nxt[d]
         nxt[d] += 1
-        states[d + 1, :] = states[d]
+        copy_into(states[d + 1], states[d])
         play_action(states[d + 1], kinds[d, j], amounts[d, j])
         par, ik, ia = ids[d], kinds[d, j], amounts[d, j]
         d += 1

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamesolve.array_loops import add_into, copy_into
 from gamesolve.game.poker_form import CALL
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.betting.action_abstraction import ActionAbstraction
@@ -102,8 +103,8 @@ def _grow(keys, vals):
     for i in range(keys.shape[0]):
         if keys[i, 0] != _EMPTY:
             slot = _find(new_keys, keys[i])
-            new_keys[slot, :] = keys[i]
-            new_vals[slot, :] = vals[i]
+            copy_into(new_keys[slot], keys[i])
+            copy_into(new_vals[slot], vals[i])
     return new_keys, new_vals
 
 
@@ -133,7 +134,7 @@ def count_memoised(root, fractions, counts, all_in, max_raises, keys, vals, fill
     nxt = np.zeros(MAX_DEPTH, np.int64)
     acc = np.zeros((MAX_DEPTH + 1, VALUES), np.int64)  # acc[d + 1]: the open subtree at depth d
     open_keys = np.zeros((MAX_DEPTH, keys.shape[1]), np.int64)
-    states[0, :] = root
+    copy_into(states[0], root)
     d = 0
     pending = True  # states[d] is a node to count
     steps = 0
@@ -141,7 +142,7 @@ def count_memoised(root, fractions, counts, all_in, max_raises, keys, vals, fill
         steps += 1
         if steps & 0xFFFF == 0 and acc[: d + 2, 0].sum() > limit:
             for i in range(d + 1, 0, -1):
-                acc[i - 1, :] += acc[i]
+                add_into(acc[i - 1], acc[i])
             return acc[0], keys, vals, True
         if pending:
             pending = False
@@ -153,7 +154,7 @@ def count_memoised(root, fractions, counts, all_in, max_raises, keys, vals, fill
             state_key(s, open_keys[d])
             slot = _find(keys, open_keys[d])
             if keys[slot, 0] != _EMPTY:
-                acc[d, :] += vals[slot]  # met before
+                add_into(acc[d], vals[slot])  # met before
                 d -= 1
                 continue
             rnd = s[E.H_STREET]
@@ -170,10 +171,10 @@ def count_memoised(root, fractions, counts, all_in, max_raises, keys, vals, fill
                     keys, vals = _grow(keys, vals)
                 if 2 * (filled[0] + 1) <= keys.shape[0]:
                     slot = _find(keys, open_keys[d])
-                    keys[slot, :] = open_keys[d]
-                    vals[slot, :] = acc[d + 1]
+                    copy_into(keys[slot], open_keys[d])
+                    copy_into(vals[slot], acc[d + 1])
                     filled[0] += 1
-            acc[d, :] += acc[d + 1]
+            add_into(acc[d], acc[d + 1])
             d -= 1
             continue
         j = nxt[d]
@@ -181,7 +182,7 @@ def count_memoised(root, fractions, counts, all_in, max_raises, keys, vals, fill
         if kinds[d, j] == CALL and _call_ends_hand(states[d]):
             acc[d + 1, 0] += 1  # a showdown, counted without playing it out
             continue
-        states[d + 1, :] = states[d]
+        copy_into(states[d + 1], states[d])
         play_action(states[d + 1], kinds[d, j], amounts[d, j])
         d += 1
         pending = True

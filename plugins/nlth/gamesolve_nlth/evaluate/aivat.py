@@ -53,6 +53,7 @@ from math import comb
 import numpy as np
 from numba import njit
 
+from gamesolve.array_loops import copy_into
 from gamesolve.evaluate.aivat import AivatError
 from gamesolve.game.state import CHANCE
 from gamesolve_nlth import engine as E
@@ -75,7 +76,7 @@ def showdown_payoffs(s, seat, holes, out):
     t = s.copy()
     base = E.CARDS + 2 * seat
     for k in range(holes.shape[0]):
-        t[:] = s
+        copy_into(t, s)
         t[base] = holes[k, 0]
         t[base + 1] = holes[k, 1]
         E._showdown(t)

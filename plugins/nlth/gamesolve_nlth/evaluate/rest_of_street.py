@@ -32,6 +32,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from gamesolve.array_loops import copy_into
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.evaluate.hands import HOLES, possible
 from gamesolve_nlth.evaluate.stakes import made_hand_values
@@ -169,7 +170,7 @@ def showdown_by_outcome(s, seat, opponent, out):
     values = np.full(E.MAX_PLAYERS, -1, np.int64)
     t = s.copy()
     for o in range(3):
-        t[:] = s
+        copy_into(t, s)
         values[opponent] = 1
         values[seat] = o
         E.settle_showdown(t, values)
