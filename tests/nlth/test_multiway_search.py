@@ -385,18 +385,24 @@ def agent_form(agent):
     return continuation_game(agent.blueprint).form
 
 
-def test_the_agent_searches_a_multiway_flop_and_plays_it(flop_agent):
-    agent, state = flop_agent
+def play_out(agent, state, board_cards):
+    """The hand from ``state`` to its end: the agent plays seat 1, the others check and call,
+    chance deals ``board_cards[len(board)]``; every transition is shown to the agent."""
     while not state.is_terminal():
         p = state.current_player()
         if p < 0:
-            action = FLOP_DECK[12 + len(state.board)]
+            action = board_cards[len(state.board)]
         elif p == 1:
             action = agent.act(state, 1)
         else:
             action = CHECK_CALL
         agent.observe(state, action)
         state = state.child(action)
+
+
+def test_the_agent_searches_a_multiway_flop_and_plays_it(flop_agent):
+    agent, state = flop_agent
+    play_out(agent, state, FLOP_DECK[12:])
     assert agent.decisions and agent.decisions[0].round == 1
     assert all(d.searched for d in agent.decisions)  # the flop and any later street
 
@@ -449,17 +455,7 @@ def test_a_limited_heads_up_flop_is_searched_and_the_hand_played_to_its_end(hu_b
     agent = make_search_agent(NLTHGame(players=2, button=0), 1, {
         "store": str(hu_blueprint), "seconds": "0", "iterations": "8", "mccfr_iterations": "2000",
         "heads_up_flop": "limited", "bets": "50%", "raises": "none"})  # fmt: skip
-    state = heads_up_to_the_flop(agent)
-    while not state.is_terminal():
-        p = state.current_player()
-        if p < 0:
-            action = HU_DECK[4 + len(state.board)]
-        elif p == 1:
-            action = agent.act(state, 1)
-        else:
-            action = CHECK_CALL
-        agent.observe(state, action)
-        state = state.child(action)
+    play_out(agent, heads_up_to_the_flop(agent), HU_DECK[4:])
     searched = {d.round: d.searched for d in agent.decisions}
     assert searched.get(1) is True and all(searched[r] for r in searched if r >= 1)
 
