@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamesolve_nlth import evaluator as ev
 from gamesolve_nlth.cards import parse_cards
@@ -265,3 +267,10 @@ def test_equity_accepts_card_integers_and_rejects_shared_cards():
     assert ev.equity_vs_hand(parse_cards("AsAh"), parse_cards("KsKh")) == Fraction(707495, 856152)
     with pytest.raises(ValueError):
         ev.equity_vs_hand("AsAh", "AsKh")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 12), min_size=1, max_size=300))
+def test_buckets_are_placed_largest_first_ties_in_index_order(counts):
+    count = np.array(counts, np.int64)
+    assert np.array_equal(ev._largest_first(count), np.argsort(-count, kind="mergesort"))

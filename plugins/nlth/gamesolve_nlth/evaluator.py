@@ -249,6 +249,27 @@ def _flush_class_keys():
 
 
 @njit(cache=True)
+def _largest_first(count):
+    """The buckets by decreasing ``count``, ties in index order: ``np.argsort(-count,
+    kind="mergesort")`` as a counting sort (the counts are small), which compiles in a
+    fraction of the merge sort's seconds: every hold'em command builds these tables."""
+    top = 0
+    for b in range(count.shape[0]):
+        top = max(top, count[b])
+    at = np.zeros(top + 1, np.int64)  # first place of each count, largest counts first
+    for b in range(count.shape[0]):
+        at[count[b]] += 1
+    first = 0
+    for c in range(top, -1, -1):
+        first, at[c] = first + at[c], first
+    order = np.empty(count.shape[0], np.int64)
+    for b in range(count.shape[0]):
+        order[at[count[b]]] = b
+        at[count[b]] += 1
+    return order
+
+
+@njit(cache=True)
 def _build_displacements(keys, mult, bucket_bits, table_bits):
     """Perfect hash by hash-and-displace (Belazzougui, Botelho & Dietzfelbinger 2009, "CHD").
 
@@ -278,7 +299,7 @@ def _build_displacements(keys, mult, bucket_bits, table_bits):
     for i in range(n):
         members[fill[bucket[i]]] = i
         fill[bucket[i]] += 1
-    order = np.argsort(-count, kind="mergesort")
+    order = _largest_first(count)
     occupied = np.zeros(size, np.bool_)
     disp = np.zeros(n_buckets, np.int32)
     for b in order:
