@@ -85,8 +85,9 @@ class NLTHSearchConfig:
         equilibrium, about 150% of the pot exploitable on a reduced flop after 5 s, see
         docs/search.md); ``limited`` searched to the turn or right after the flop's second
         raise, as multiway flops are, each player choosing among the blueprint's ``k``
-        continuation strategies at the leaves (not Pluribus' heads-up shape; its strength
-        is not measured yet). ``1``/``0`` mean ``sampled``/``off``.
+        continuation strategies at the leaves (not Pluribus' heads-up shape; a pilot match
+        favours it over ``off``, not significantly: docs/search.md). ``1``/``0`` mean
+        ``sampled``/``off``.
     :ivar threads: threads of a solve: a heads-up flop iteration walks this many sampled
         boards at once, one per thread; turns and rivers split the first chance node's cards
         over them; multiway solves run this many MCCFR threads.
@@ -114,7 +115,7 @@ class NLTHSearchConfig:
 
     seconds: float = 5.0
     iterations: int = 1000
-    heads_up_flop: str = "off"
+    heads_up_flop: str = attrs.field(default="off", validator=attrs.validators.in_(FLOP_MODES))
     flop_memory: float = 2.0
     mccfr_iterations: int = 200_000
     algorithm: str = "dcfr"
