@@ -505,17 +505,8 @@ def evaluate_batch(cards):
     No validation (hot path): cards must be distinct and in 0..51, else the value is
     meaningless (but memory-safe for repeated cards). ``evaluate`` checks its input.
     """
-    n = cards.shape[0]
-    k = cards.shape[1]
-    out = np.zeros(n, np.int32)
-    if k == 7:  # the hot case, fully unrolled
-        for i in range(n):
-            out[i] = evaluate7(
-                cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5], cards[i, 6]
-            )
-    else:
-        for i in range(n):
-            out[i] = evaluate_cards(cards[i])
+    out = np.zeros(cards.shape[0], np.int32)
+    _evaluate_rows(cards, out, 0, cards.shape[0])
     return out
 
 
@@ -532,7 +523,7 @@ def evaluate_batch_parallel(cards: np.ndarray) -> np.ndarray:
 def _evaluate_rows(cards, out, lo, hi):
     """:func:`evaluate_batch_parallel` of the rows ``lo .. hi - 1`` into ``out``."""
     k = cards.shape[1]
-    if k == 7:
+    if k == 7:  # the hot case, fully unrolled
         for i in range(lo, hi):
             out[i] = evaluate7(
                 cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4], cards[i, 5], cards[i, 6]
