@@ -12,7 +12,7 @@ from numba import njit
 
 from gamesolve.game.deals import DealBatch
 from gamesolve.rng import splitmix, stream, uniform_index
-from gamesolve.threads import run_parts
+from gamesolve.threads import run_blocks
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.isomorphism import HandIndexer, index_row
 
@@ -79,9 +79,8 @@ class HoldemDeals:
         buckets = np.empty((count, self.n_players, 4), np.int32)
         ranks = np.empty((count, self.n_players), np.int32)
         # Deals are counter-based: any split of the range gives the same arrays.
-        parts = max(1, min(numba.get_num_threads(), count // DEALS_PER_PART))
-        cut = np.linspace(0, count, parts + 1).astype(np.int64)
-        run_parts(parts, lambda k: deal_range(
-            seed, first, cut[k], cut[k + 1], self.n_players, self.t_pre, self.t_flop, self.t_turn, self.t_river,
-            self.flop, self.turn, self.river, buckets, ranks))  # fmt: skip
+        threads = max(1, min(numba.get_num_threads(), count // DEALS_PER_PART))
+        run_blocks(count, lambda lo, hi: deal_range(
+            seed, first, lo, hi, self.n_players, self.t_pre, self.t_flop, self.t_turn, self.t_river,
+            self.flop, self.turn, self.river, buckets, ranks), threads=threads)  # fmt: skip
         return DealBatch(buckets, np.zeros((count, 0), np.int32), ranks, np.full(count, -1, np.int64))
