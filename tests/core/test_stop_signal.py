@@ -13,11 +13,15 @@ from gamesolve.solve.stop import DeferredStop, StopRequested
 from tests.crash_runs import term_and_resume
 
 
-# Ten instants by default (seed 106 draws five inside a write, 0.04 to 0.29 s into it, and
-# five between writes, 0.17 to 2.7 s after training started; the first run is stopped between
-# writes, the nine after it are resumed runs); the twenty-instant chain runs with -m slow.
+# Six instants by default (seed 1033 draws three inside a write, 0.02, 0.11 and 0.27 s into
+# it, and three between writes, 0.49, 0.63 and 0.69 s after training started, before the run's
+# first write at 1 s: a later instant may land in a write that a loaded machine stretched; the
+# first run is stopped between writes, the five after it are resumed runs). Each instant costs
+# a process start, so the ten-instant chain (seed 106: between-write instants up to 2.7 s) and
+# the twenty-instant one run with -m slow.
 @pytest.mark.parametrize(("stops", "seed", "each"), [
-    pytest.param(10, 106, 3, id="ten-instants"),
+    pytest.param(6, 1033, 3, id="six-instants"),
+    pytest.param(10, 106, 3, id="ten-instants", marks=pytest.mark.slow),
     pytest.param(20, 34, 5, id="twenty-instants", marks=pytest.mark.slow),
 ])  # fmt: skip
 def test_sigterm_at_random_instants_saves_exits_130_and_resumes(tmp_path, stops, seed, each):
