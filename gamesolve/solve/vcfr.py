@@ -272,12 +272,12 @@ class VectorCFR:
         ps = K.Pass(int(p), int(t), float(weight), float(pos_d), float(neg_d), int(mode), src, bool(use_fixed))
         args = (*self._kernel_args(), sched, self._fixed, self._cuts, self._no_cuts, self._scratch, ps, out)
         if self._parts == 1:
-            K.one_pass(*args, K.WHOLE, 0, 0, 0)
+            K.one_pass(*args, K.WHOLE, 0, 0, 0, 0, 0)
             return
-        K.one_pass(*args, K.TOP, 0, 0, 0)
+        K.one_pass(*args, K.TOP, 0, 0, 0, 0, 0)
         blocks = self._job_blocks
-        run_parts(self._parts, lambda i: K.one_pass(*args, K.JOBS, int(blocks[i]), int(blocks[i + 1]), i))
-        K.one_pass(*args, K.FINISH, 0, 0, 0)
+        run_parts(self._parts, lambda i: K.one_pass(*args, K.JOBS, int(blocks[i]), int(blocks[i + 1]), i, 0, 0))
+        K.one_pass(*args, K.FINISH, 0, 0, 0, 0, 0)
 
     def average_rows(self) -> np.ndarray:
         """The average strategy of every row, in the public layout (:attr:`row_offset`)."""

@@ -297,7 +297,7 @@ class SampledChanceCFR(VectorCFR):
             form = K.FormArrays(lane.tree, self._terminals, self.terminal_deals, lane.removal, self._symmetry)
             ps = K.Pass(p, t, weight, pos_d, neg_d, K.UPDATE, self._regrets, True)
             K.one_pass(form, walks[i], self.schedule, lane.fixed, self._no_cuts, self._no_cuts, lane.scratch, ps, lane.values,
-                       K.WHOLE, 0, 0, 0)  # fmt: skip
+                       K.WHOLE, 0, 0, 0, 0, 0)  # fmt: skip
 
         scratch = np.array([lane.base for lane in self._lanes], dtype=np.int64)
         size = np.int64(self._block_size[0])

@@ -261,12 +261,18 @@ def _discount(regrets, row, n, rm_plus, discount, pos_d, neg_d):
         regrets[i] = updated_regret(regrets[i], rm_plus, discount, pos_d, neg_d)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
     """One depth-first pass (:data:`Pass` ``ps``) for player ``ps.p`` over ``root``'s subtree
     from the reach in ``sc.start[tid]``; the player's values at ``root`` go to ``out``. Cut
     nodes are leaves: COLLECT stores their reach, the other modes read their values from
-    ``cuts.value``."""
+    ``cuts.value``.
+
+    Inlined (numba IR) into :func:`one_pass`, its only caller, at one call site: as a kernel
+    of its own it compiled once, and then again inside every kernel that called it, because
+    numba links a callee's LLVM module into the caller's and optimises the whole again
+    (issue 36: traverse, one_pass and the old iteration loop took about 10 s each per table
+    type)."""
     tree, term, td, rm, sym = form.tree, form.term, form.td, form.rm, form.sym
     p, t, weight, pos_d, neg_d, mode, src, use_fixed = ps.p, ps.t, ps.weight, ps.pos_d, ps.neg_d, ps.mode, ps.src, ps.use_fixed
     seed = sched.seed
@@ -411,58 +417,86 @@ def _root_start(tables, sc):
             sc.start[0, q, s] = tables.root_reach[q, s]
 
 
-WHOLE, TOP, JOBS, FINISH = 0, 1, 2, 3
+WHOLE, TOP, JOBS, FINISH, RUN = 0, 1, 2, 3, 4
 """Phases of :func:`one_pass`: the whole pass on one thread, or, threaded from Python
 (:meth:`gamesolve.solve.vcfr.VectorCFR`), the walk above the cuts collecting their reach, a
-block of the cut subtrees (one per thread), and the combination and the walk above them."""
+block of the cut subtrees (one per thread), and the combination and the walk above them;
+``RUN``: whole passes for iterations ``ps.t..t_last``, one per player each (:func:`run`)."""
 
 
 @njit(cache=True, nogil=True)
-def one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, phase, lo, hi, tid):
+def one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, phase, lo, hi, tid, t_last, n_players):
     """A pass (:data:`Pass` ``ps``) from the root (see :func:`traverse`), or one phase of it;
     the player's root values go to ``out``. With cut nodes the pass walks the tree above them (collecting their
     reach), runs the jobs ``job_order[lo:hi]`` (every job for ``WHOLE``) with thread
     ``tid``'s buffers, combines the outcomes in job order and walks the top again with them.
     Threads are Python's (:func:`gamesolve.threads.run_parts` over ``JOBS`` blocks), not a
-    ``prange``: a parallel kernel compiles the whole pass again for its loop."""
-    tree, rm, sym, t = form.tree, form.rm, form.sym, ps.t
+    ``prange``: a parallel kernel compiles the whole pass again for its loop.
+
+    ``RUN`` runs iterations ``ps.t..t_last`` here, ``n_players`` whole passes each, each pass
+    between :func:`_fill_fixed` and :func:`_finish_fixed` (its :data:`Pass` made from ``ps``:
+    ``src`` the regrets, ``use_fixed`` true). One kernel serves every phase and every walk
+    of a pass calls :func:`traverse` at the one site below, so that the walk is compiled once
+    (see :func:`traverse`)."""
+    tree, rm, sym = form.tree, form.rm, form.sym
     n_states = tables.root_reach.shape[1]
     n_jobs = cuts.job_cut.shape[0]
     seed = sched.seed
-    # Every call passes thread, root and mode as plain int64 (not literals, not int32): one
-    # compilation of traverse per dtype instead of three.
+    # Every walk passes thread, root and mode as plain int64 (not literals, not int32).
     zero = np.int64(0)
+    iterating = phase == RUN
+    whole = phase == WHOLE or iterating
+    # The walks of a pass, by number: -1 the walk above the cuts collecting their reach,
+    # 0..n_jobs-1 the jobs in job order, n_jobs the walk from the root with the jobs' values.
     if n_jobs == 0:
-        _root_start(tables, sc)
-        traverse(form, tables, sched, fixed, no_cuts, sc, ps, zero, zero, out)
-        return
-    if phase == WHOLE or phase == TOP:
-        _root_start(tables, sc)
-        collect = Pass(ps.p, ps.t, ps.weight, ps.pos_d, ps.neg_d, np.int64(COLLECT), ps.src, ps.use_fixed)
-        traverse(form, tables, sched, fixed, cuts, sc, collect, zero, zero, out)
-    if phase == WHOLE or phase == JOBS:
-        if phase == WHOLE:
-            lo, hi, tid = 0, n_jobs, 0
-        for i in range(lo, hi):
-            j = cuts.job_order[i]
-            node = cuts.node[cuts.job_cut[j]]
-            k = cuts.job_edge[j]
-            run_it = not sched.sample_chance or k - tree.child_start[node] == _sampled_child(tree, node, t, seed)
-            cuts.job_done[j] = run_it
-            if run_it:
-                _deal(tree, rm, k, cuts.reach[cuts.job_cut[j]], sc.start[tid])
-                traverse(form, tables, sched, fixed, no_cuts, sc, ps, tid, np.int64(tree.child_list[k]), cuts.job_value[j])
-    if phase == WHOLE or phase == FINISH:
-        for c in range(cuts.node.shape[0]):
-            for s in range(n_states):
-                cuts.value[c, s] = 0.0
-        for j in range(n_jobs):
-            if cuts.job_done[j]:
-                c = cuts.job_cut[j]
-                w = _chance_weight(tree, rm, cuts.node[c], sched.sample_chance)
-                _add_outcome(tree, rm, sym, cuts.job_edge[j], w, cuts.job_value[j], cuts.value[c])
-        _root_start(tables, sc)  # thread 0 started jobs from it
-        traverse(form, tables, sched, fixed, cuts, sc, ps, zero, zero, out)
+        first, last = n_jobs, n_jobs
+    elif whole:
+        first, last = -1, n_jobs
+    elif phase == TOP:
+        first, last = -1, -1
+    elif phase == JOBS:
+        first, last = lo, hi - 1
+    else:
+        first, last = n_jobs, n_jobs
+    thread = tid if phase == JOBS else zero
+    for t in range(ps.t, (t_last if iterating else ps.t) + 1):
+        weight, pos_d, neg_d = factors(sched, t)
+        for p in range(n_players if iterating else 1):
+            cur = ps
+            if iterating:
+                _fill_fixed(tree, tables, fixed)
+                cur = Pass(np.int64(p), np.int64(t), weight, pos_d, neg_d, np.int64(UPDATE), ps.src, ps.use_fixed)
+            for w in range(first, last + 1):
+                q, walk_cuts, walk_thread, root, dest = cur, cuts, zero, zero, out
+                if w == -1:
+                    _root_start(tables, sc)
+                    q = Pass(cur.p, cur.t, cur.weight, cur.pos_d, cur.neg_d, np.int64(COLLECT), cur.src, cur.use_fixed)
+                elif w < n_jobs:
+                    j = cuts.job_order[w]
+                    node = cuts.node[cuts.job_cut[j]]
+                    k = cuts.job_edge[j]
+                    run_it = not sched.sample_chance or k - tree.child_start[node] == _sampled_child(tree, node, cur.t, seed)
+                    cuts.job_done[j] = run_it
+                    if not run_it:
+                        continue
+                    _deal(tree, rm, k, cuts.reach[cuts.job_cut[j]], sc.start[thread])
+                    walk_cuts, walk_thread, root, dest = no_cuts, thread, np.int64(tree.child_list[k]), cuts.job_value[j]
+                elif n_jobs == 0:
+                    _root_start(tables, sc)
+                    walk_cuts = no_cuts
+                else:
+                    for c in range(cuts.node.shape[0]):
+                        for s in range(n_states):
+                            cuts.value[c, s] = 0.0
+                    for j in range(n_jobs):
+                        if cuts.job_done[j]:
+                            c = cuts.job_cut[j]
+                            cw = _chance_weight(tree, rm, cuts.node[c], sched.sample_chance)
+                            _add_outcome(tree, rm, sym, cuts.job_edge[j], cw, cuts.job_value[j], cuts.value[c])
+                    _root_start(tables, sc)  # thread 0 started jobs from it
+                traverse(form, tables, sched, fixed, walk_cuts, sc, q, walk_thread, root, dest)
+            if iterating:
+                _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d)
 
 
 @njit(cache=True)
@@ -511,16 +545,8 @@ def factors(sched, t):
     return discount_factors(t, sched.discount, sched.alpha, sched.beta, sched.gamma)
 
 
-@njit(cache=True)
-def run(form, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out):
-    """Iterations ``t_first..t_last`` (1-based), one pass per player each, on one thread."""
-    tree = form.tree
-    for t in range(t_first, t_last + 1):
-        weight, pos_d, neg_d = factors(sched, t)
-        for p in range(n_players):
-            _fill_fixed(tree, tables, fixed)
-            # np.int64 / np.bool_: plain types, not literals, so that this call and the calls
-            # from Python (threaded passes, best responses) share one compilation of the pass.
-            ps = Pass(np.int64(p), np.int64(t), weight, pos_d, neg_d, np.int64(UPDATE), tables.regrets, np.bool_(True))
-            one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, np.int64(WHOLE), np.int64(0), np.int64(0), np.int64(0))
-            _finish_fixed(tree, tables, fixed, sched, p, pos_d, neg_d)
+def run(form, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out) -> None:
+    """Iterations ``t_first..t_last`` (1-based), one pass per player each, on one thread: one
+    call of :func:`one_pass` (``RUN``)."""
+    ps = Pass(0, int(t_first), 0.0, 1.0, 1.0, UPDATE, tables.regrets, True)
+    one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, RUN, 0, 0, 0, int(t_last), int(n_players))
