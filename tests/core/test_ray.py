@@ -93,14 +93,30 @@ def cluster():
         shutil.rmtree(temp, ignore_errors=True)
 
 
+def in_this_process(*args: str, check: bool = False):
+    """``gamesolve ARGS`` in this process: the references the cluster's runs are compared with,
+    and refusals (no second Python's imports to wait for); click's result."""
+    from click.testing import CliRunner
+
+    from gamesolve.cli import cli
+
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=not check)
+    assert not check or result.exit_code == 0, result.output[-3000:]
+    return result
+
+
+def here(args: list[str]) -> dict:
+    """``gamesolve ARGS --json`` in this process; its JSON result."""
+    return json.loads(in_this_process(*args, "--json", check=True).stdout.strip().splitlines()[-1])
+
+
 def leduc(iterations: int, out: Path | None = None) -> list[str]:
     args = ["solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", str(iterations), "--seed", "3"]
     return args + (["--out", str(out)] if out else [])
 
 
 def test_two_workers_train_leduc_as_well_as_one_process_at_equal_iterations_in_a_few_rounds(cluster, tmp_path):
-    one = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *leduc(20000), "--json"], capture_output=True,
-                                    text=True, check=True).stdout.splitlines()[-1])  # fmt: skip
+    one = here(leduc(20000))
     two = cluster.run([*leduc(20000, tmp_path / "run"), "--ray", cluster.address, "--workers", "2"])
     assert two["iterations"] == one["iterations"] == 20000
     assert two["ray_workers"] == 2
@@ -183,10 +199,9 @@ def test_the_tiny_blueprint_trains_on_the_cluster_and_plays_a_match_there_as_in_
     agents = f"blueprint:store={out},tag,call,random,tag,call"
     match = ["match", "--game", "nlth", "--agents", agents, "--hands", "30", "--seed", "4"]
     on_cluster = cluster.run([*match, "--ray", cluster.address])
-    here = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *match, "--json"], capture_output=True,
-                                     text=True, check=True).stdout.splitlines()[-1])  # fmt: skip
-    assert [a["total"] for a in on_cluster["agents"]] == [a["total"] for a in here["agents"]]
-    assert on_cluster["hands"] == here["hands"] >= 30
+    in_one_process = here(match)
+    assert [a["total"] for a in on_cluster["agents"]] == [a["total"] for a in in_one_process["agents"]]
+    assert on_cluster["hands"] == in_one_process["hands"] >= 30
 
 
 ABSTRACTION_CHECK = """
@@ -246,13 +261,8 @@ def test_ray_options_without_ray_installed_are_one_line_and_exit_2(args):
 
 
 def _refusal(*args: str):
-    """``gamesolve ARGS`` in this process (a refusal before any work: no second Python's
-    imports to wait for); the exit code and standard error's lines."""
-    from click.testing import CliRunner
-
-    from gamesolve.cli import cli
-
-    result = CliRunner().invoke(cli, list(args))
+    """The exit code and standard error's lines of ``gamesolve ARGS`` in this process."""
+    result = in_this_process(*args)
     return result.exit_code, result.stderr.strip().splitlines()
 
 
