@@ -87,8 +87,11 @@ def main(temp: Path) -> None:
         def failed() -> bool:
             return time.time() > deadline or any(p.poll() is not None for p in procs)
 
-        # A probe is a Ray driver of its own (seconds): first both nodes' "started" lines
-        while not all("Ray runtime started" in (temp / f"{name}.log").read_text() for name in ("head", "node")):
+        # A probe is a Ray driver of its own (seconds): first both nodes' "started" lines (for
+        # a while: should Ray word them otherwise, the probes alone decide)
+        started_by = time.time() + 60
+        while time.time() < started_by and not all("Ray runtime started" in (temp / f"{name}.log").read_text()
+                                                    for name in ("head", "node")):  # fmt: skip
             if failed():
                 raise SystemExit("the test Ray cluster did not start (see the logs in %s)" % temp)
             time.sleep(0.1)
