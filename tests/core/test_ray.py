@@ -192,7 +192,8 @@ def test_a_worker_killed_with_kill_9_is_replaced_and_the_run_finishes(cluster, t
 
 def test_the_tiny_blueprint_trains_on_the_cluster_and_plays_a_match_there_as_in_one_process(cluster, tmp_path):
     out = tmp_path / "tiny"
-    # --minutes: the only timed run on the cluster here; 3 s of it train about 70,000 iterations
+    # --minutes: the only timed run on the cluster here; 3 s of it train tens of thousands of
+    # iterations (50,000 on a loaded machine)
     trained = cluster.run(["solve", "--game", "nlth", "--minutes", "0.05", "--out", str(out), "--ray", cluster.address,
                            "--workers", "2"], timeout=600)  # fmt: skip
     assert trained["iterations"] > 1000 and trained["allocated_infoset_actions"] > 0 and trained["ray_workers"] == 2
