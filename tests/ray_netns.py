@@ -54,7 +54,11 @@ def stop(procs: list[subprocess.Popen]) -> None:
             os.killpg(p.pid, signal.SIGTERM)
         except ProcessLookupError:
             pass
-    deadline = time.time() + 10
+    # On SIGTERM ``ray start --block`` drains its node for up to 30 s before it stops the
+    # node's processes (Ray 2.60's log says so), which nothing of a test cluster needs: the
+    # processes that exit on SIGTERM do within a second (the others waited out the 10 s this
+    # was before, issue 36), and every one left is killed.
+    deadline = time.time() + 1
     while time.time() < deadline and any(psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie" for pid in family):
         time.sleep(0.2)
     for p in procs:
@@ -79,8 +83,20 @@ def main(temp: Path) -> None:
         time.sleep(3)
         procs.append(start([f"--address={address}"], temp, "node"))
         deadline = time.time() + 120
+
+        def failed() -> bool:
+            return time.time() > deadline or any(p.poll() is not None for p in procs)
+
+        # A probe is a Ray driver of its own (seconds): first both nodes' "started" lines (for
+        # a while: should Ray word them otherwise, the probes alone decide)
+        started_by = time.time() + 60
+        while time.time() < started_by and not all("Ray runtime started" in (temp / f"{name}.log").read_text()
+                                                    for name in ("head", "node")):  # fmt: skip
+            if failed():
+                raise SystemExit("the test Ray cluster did not start (see the logs in %s)" % temp)
+            time.sleep(0.1)
         while nodes_alive(address) < 2:
-            if time.time() > deadline or any(p.poll() is not None for p in procs):
+            if failed():
                 raise SystemExit("the test Ray cluster did not start (see the logs in %s)" % temp)
             time.sleep(1)
         print(f"READY {address}", flush=True)

@@ -165,14 +165,29 @@ def record_table(players: int, store: Path, opponents: list[str], hands: int, se
     return {"agents": ["search:store=BP:" + options, *opponents], "seed": seed, "hands": returns, "decisions": decisions}
 
 
-def record_tables(name: str, store: Path) -> dict:
-    """One file's tables (:data:`TABLES`) over the blueprint ``store``."""
+def record_tables(name: str, store: Path, hands: int | None = None) -> dict:
+    """One file's tables (:data:`TABLES`) over the blueprint ``store``; with ``hands``, only
+    the first ``hands`` hands of each table (whole deals: a multiple of the players), which
+    equal the same hands of the whole record (:func:`first_hands`)."""
     players, tables = TABLES[name]
+    if hands is not None and hands % players:
+        raise ValueError(f"{hands} hands are not whole deals of {players} rotations")
     return {
         "players": players, "search_options": SEARCH_OPTIONS, "blueprint_iterations": BLUEPRINT_ITERATIONS,
         "blueprint_sha256": blueprint_fingerprint(store),
-        "tables": [record_table(players, store, opponents, hands) for opponents, hands in tables],
+        "tables": [record_table(players, store, opponents, n if hands is None else min(n, hands)) for opponents, n in tables],
     }  # fmt: skip
+
+
+def first_hands(data: dict, hands: int) -> dict:
+    """A table file's record cut to the first ``hands`` hands of each table (their decisions
+    and returns). A match deals each deal from the seed and its number alone, and the agents
+    reseed per hand (what makes ``--workers`` matches equal single-process ones), so a
+    shorter match plays the same first hands: :func:`record_tables` with ``hands`` computes
+    this."""
+    tables = [{**t, "decisions": [d for d in t["decisions"] if d["hand"] < hands],
+               "hands": [h for h in t["hands"] if h["hand"] < hands]} for t in data["tables"]]  # fmt: skip
+    return {**data, "tables": tables}
 
 
 # -- gamesolve spot ----------------------------------------------------------------------------
