@@ -13,9 +13,8 @@ from numba import njit
 from gamesolve.game.deals import DealBatch
 from gamesolve.rng import splitmix, stream, uniform_index
 from gamesolve.threads import run_blocks
-from gamesolve_nlth.abstraction.hand_buckets import hand_buckets
 from gamesolve_nlth.evaluator import evaluate7
-from gamesolve_nlth.isomorphism import HandIndexer
+from gamesolve_nlth.isomorphism import HandIndexer, index_row
 
 
 DEALS_PER_PART = 512
@@ -51,7 +50,10 @@ def deal_range(seed, first, lo, hi, n_players, t_pre, t_flop, t_turn, t_river,
             hand[0, 1] = deck[2 * p + 1]
             for j in range(5):
                 hand[0, 2 + j] = deck[board + j]
-            hand_buckets(hand, t_pre, t_flop, t_turn, t_river, flop_table, turn_table, river_table, scratch, buckets[i, p])
+            buckets[i, p, 0] = index_row(hand[:, :2], 0, t_pre, scratch)
+            buckets[i, p, 1] = flop_table[index_row(hand[:, :5], 0, t_flop, scratch)]
+            buckets[i, p, 2] = turn_table[index_row(hand[:, :6], 0, t_turn, scratch)]
+            buckets[i, p, 3] = river_table[index_row(hand, 0, t_river, scratch)]
             ranks[i, p] = evaluate7(hand[0, 0], hand[0, 1], hand[0, 2], hand[0, 3], hand[0, 4], hand[0, 5], hand[0, 6])
 
 

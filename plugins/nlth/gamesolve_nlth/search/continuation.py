@@ -18,9 +18,8 @@ from numba import njit
 
 from gamesolve.game.rollout import Rollout, make_rollout
 from gamesolve.store.zarr_io import open_group
-from gamesolve_nlth.abstraction.hand_buckets import hand_buckets
 from gamesolve_nlth.evaluator import evaluate7
-from gamesolve_nlth.isomorphism import HandIndexer
+from gamesolve_nlth.isomorphism import HandIndexer, index_row
 
 
 class ContinuationGame:
@@ -84,7 +83,10 @@ def blueprint_buckets(private, full, seats, tree_seat, t_pre, t_flop, t_turn, t_
             hand[0, 0] = a
             hand[0, 1] = b
             t = tree_seat[seat]
-            hand_buckets(hand, t_pre, t_flop, t_turn, t_river, flop_table, turn_table, river_table, scratch, cont[i, t])
+            cont[i, t, 0] = index_row(hand[:, :2], 0, t_pre, scratch)
+            cont[i, t, 1] = flop_table[index_row(hand[:, :5], 0, t_flop, scratch)]
+            cont[i, t, 2] = turn_table[index_row(hand[:, :6], 0, t_turn, scratch)]
+            cont[i, t, 3] = river_table[index_row(hand, 0, t_river, scratch)]
             cont_strength[i, t] = evaluate7(hand[0, 0], hand[0, 1], hand[0, 2], hand[0, 3], hand[0, 4], hand[0, 5], hand[0, 6])
 
 
