@@ -30,6 +30,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--players", type=int, default=6)
     args = ap.parse_args()
+    if min(args.deals, args.repeats) < 1 or not 2 <= args.players <= 6:
+        ap.error("--deals and --repeats must be positive, --players 2 to 6")
     deals = HoldemDeals(args.players, build_card_abstraction(PRESETS["tiny"]).tables)
     buckets = np.empty((args.deals, args.players, 4), np.int32)
     ranks = np.empty((args.deals, args.players), np.int32)
