@@ -20,6 +20,9 @@ from gamesolve_nlth.isomorphism import HandIndexer, index_row
 DEALS_PER_PART = 512
 """Fewest deals worth a thread of their own."""
 
+LOOKUP_BLOCK = 32
+"""Deals whose indices are computed before their table lookups."""
+
 
 @njit(cache=True, nogil=True)
 def deal_range(seed, first, lo, hi, n_players, t_pre, t_flop, t_turn, t_river,
@@ -32,29 +35,44 @@ def deal_range(seed, first, lo, hi, n_players, t_pre, t_flop, t_turn, t_river,
     the canonical index of hole + board so far (board as one set).
     """
     need = 2 * n_players + 5
-    for i in range(lo, hi):
-        # Counter-based: deal i's stream starts from (seed, i) alone.
-        state = stream(seed, first + i)
-        deck = np.arange(52, dtype=np.int64)
-        for j in range(need):
-            state, u = splitmix(state)
-            k = j + uniform_index(u, 52 - j)
-            tmp = deck[j]
-            deck[j] = deck[k]
-            deck[k] = tmp
-        hand = np.empty((1, 7), np.int64)
-        scratch = np.empty(4, np.int64)
-        board = 2 * n_players
-        for p in range(n_players):
-            hand[0, 0] = deck[2 * p]
-            hand[0, 1] = deck[2 * p + 1]
-            for j in range(5):
-                hand[0, 2 + j] = deck[board + j]
-            buckets[i, p, 0] = index_row(hand[:, :2], 0, t_pre, scratch)
-            buckets[i, p, 1] = flop_table[index_row(hand[:, :5], 0, t_flop, scratch)]
-            buckets[i, p, 2] = turn_table[index_row(hand[:, :6], 0, t_turn, scratch)]
-            buckets[i, p, 3] = river_table[index_row(hand, 0, t_river, scratch)]
-            ranks[i, p] = evaluate7(hand[0, 0], hand[0, 1], hand[0, 2], hand[0, 3], hand[0, 4], hand[0, 5], hand[0, 6])
+    # Work arrays allocated once per call, not per deal: allocating them per deal took half of
+    # a deal's time (4.5 -> 2.0 us per six-player deal, benchmarks/deal_speed.py).
+    deck = np.empty(52, np.int64)
+    hand = np.empty((1, 7), np.int64)
+    scratch = np.empty(4, np.int64)
+    # The tables' lookups (the river's is 123 MB: a cache and TLB miss each) wait until a
+    # block's indices are all known, so that they issue back to back and overlap instead of
+    # each stalling between two long index computations.
+    index = np.empty((LOOKUP_BLOCK, n_players, 3), np.int64)
+    board = 2 * n_players
+    for b0 in range(lo, hi, LOOKUP_BLOCK):
+        b1 = min(b0 + LOOKUP_BLOCK, hi)
+        for i in range(b0, b1):
+            # Counter-based: deal i's stream starts from (seed, i) alone.
+            state = stream(seed, first + i)
+            for j in range(52):
+                deck[j] = j
+            for j in range(need):
+                state, u = splitmix(state)
+                k = j + uniform_index(u, 52 - j)
+                tmp = deck[j]
+                deck[j] = deck[k]
+                deck[k] = tmp
+            for p in range(n_players):
+                hand[0, 0] = deck[2 * p]
+                hand[0, 1] = deck[2 * p + 1]
+                for j in range(5):
+                    hand[0, 2 + j] = deck[board + j]
+                buckets[i, p, 0] = index_row(hand[:, :2], 0, t_pre, scratch)
+                index[i - b0, p, 0] = index_row(hand[:, :5], 0, t_flop, scratch)
+                index[i - b0, p, 1] = index_row(hand[:, :6], 0, t_turn, scratch)
+                index[i - b0, p, 2] = index_row(hand, 0, t_river, scratch)
+                ranks[i, p] = evaluate7(hand[0, 0], hand[0, 1], hand[0, 2], hand[0, 3], hand[0, 4], hand[0, 5], hand[0, 6])
+        for i in range(b0, b1):
+            for p in range(n_players):
+                buckets[i, p, 1] = flop_table[index[i - b0, p, 0]]
+                buckets[i, p, 2] = turn_table[index[i - b0, p, 1]]
+                buckets[i, p, 3] = river_table[index[i - b0, p, 2]]
 
 
 class HoldemDeals:
