@@ -239,13 +239,14 @@ def turn_features(indices: np.ndarray, t_turn: np.ndarray, t_river: np.ndarray, 
 @njit(cache=True, nogil=True)
 def _turn_features_rows(indices, t_turn, t_river, river_values, value_bucket, atoms, equity, lo, hi):
     """:func:`turn_features` on the rows ``lo .. hi - 1``."""
+    # Work arrays allocated once per call, not per hand (see blueprint/deals.py's deal_range).
+    hand = np.empty((1, 6), np.int8)
+    counts = np.empty(2, np.int64)
+    fill = np.empty(2, np.int64)
+    row = np.empty((1, 7), np.int64)
+    scratch = np.empty(4, np.int64)
     for i in range(lo, hi):
-        hand = np.empty((1, 6), np.int8)
-        counts = np.empty(2, np.int64)
-        fill = np.empty(2, np.int64)
         unindex_row(indices[i], t_turn, hand, 0, counts, fill)
-        row = np.empty((1, 7), np.int64)
-        scratch = np.empty(4, np.int64)
         used = np.int64(0)
         for k in range(6):
             row[0, k] = hand[0, k]
@@ -370,13 +371,14 @@ def flop_features(indices: np.ndarray, t_flop: np.ndarray, t_turn: np.ndarray, t
 @njit(cache=True, nogil=True)
 def _flop_features_rows(indices, t_flop, t_turn, turn_bucket, turn_equity, atoms, equity, lo, hi):
     """:func:`flop_features` on the rows ``lo .. hi - 1``."""
+    # Work arrays allocated once per call, not per hand (see blueprint/deals.py's deal_range).
+    hand = np.empty((1, 5), np.int8)
+    counts = np.empty(2, np.int64)
+    fill = np.empty(2, np.int64)
+    row = np.empty((1, 6), np.int64)
+    scratch = np.empty(4, np.int64)
     for i in range(lo, hi):
-        hand = np.empty((1, 5), np.int8)
-        counts = np.empty(2, np.int64)
-        fill = np.empty(2, np.int64)
         unindex_row(indices[i], t_flop, hand, 0, counts, fill)
-        row = np.empty((1, 6), np.int64)
-        scratch = np.empty(4, np.int64)
         used = np.int64(0)
         for k in range(5):
             row[0, k] = hand[0, k]
