@@ -22,6 +22,7 @@ from pathlib import Path
 
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store.integrity import check_store
+from tests.command_output import last_json
 
 
 def saved_iteration(out: Path) -> int:
@@ -107,7 +108,7 @@ def kill_and_resume(out: Path, first_args: list[str], *, kills: int, seed: int, 
         final_args = [*first_args, "--iterations", str(finish_iterations), "--json"]
     final = subprocess.run([sys.executable, "-m", "gamesolve.cli", *final_args], capture_output=True, text=True, timeout=600)
     assert final.returncode == 0, final.stderr[-2000:]
-    result = json.loads(final.stdout.strip().splitlines()[-1])
+    result = last_json(final)
     assert result["iterations"] == saved + finish_iterations, (result["iterations"], saved, records)
     assert not check_store(out)[1]
     return records
@@ -182,5 +183,5 @@ def term_and_resume(out: Path, first_args: list[str], *, stops: int, seed: int, 
     final = subprocess.run([sys.executable, "-m", "gamesolve.cli", "solve", "--out", str(out), "--resume",
                             "--iterations", "1000", "--json"], capture_output=True, text=True, timeout=600)  # fmt: skip
     assert final.returncode == 0, final.stderr[-2000:]
-    assert json.loads(final.stdout.strip().splitlines()[-1])["iterations"] == saved + 1000
+    assert last_json(final)["iterations"] == saved + 1000
     return records

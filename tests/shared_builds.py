@@ -24,6 +24,7 @@ import numpy as np
 from filelock import FileLock
 
 from gamesolve.game.explicit_tree import ExplicitTree
+from tests.command_output import last_json
 
 #: The tiny preset's schedules (in seconds) in iterations: a briefly trained fixture store
 #: must not depend on how loaded the machine is.
@@ -43,7 +44,7 @@ def gamesolve(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
 def solve_nlth(*args: str, timeout: int = 600) -> dict:
     """``gamesolve solve --game nlth ARGS --json``; its JSON result."""
     proc = gamesolve("solve", "--game", "nlth", *args, "--json", timeout=timeout)
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return last_json(proc)
 
 
 def save_tree(tree: ExplicitTree, folder: Path) -> None:

@@ -1,6 +1,5 @@
 """MCCFR checkpoints: resumable, and a crash at any instant leaves the last complete one."""
 
-import json
 import os
 import signal
 import subprocess
@@ -13,6 +12,7 @@ import pytest
 
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store.zarr_io import StoreError
+from tests.command_output import last_json
 
 
 def solve_cli(*args, check=True):
@@ -53,7 +53,7 @@ def test_cli_resume_continues_the_iteration_count(tmp_path):
     out = str(tmp_path / "leduc")
     solve_cli("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "5000", "--out", out, "--json")
     proc = solve_cli("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "5000", "--out", out, "--resume", "--json")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = last_json(proc)
     assert result["iterations"] == 10_000 and result["iterations_this_run"] == 5_000
     assert {"nash_conv", "exploitability", "game_value", "seconds", "store"} <= set(result)
 
@@ -111,8 +111,8 @@ def test_sigkill_while_writing_a_checkpoint_leaves_the_previous_one_usable(tmp_p
     assert solve_cli("store", "check", str(out)).returncode == 0
     saved = ckpt.read_checkpoint(out)[1]["counters"]["iteration"]
     assert saved > 0
-    result = json.loads(
-        solve_cli("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "10000", "--out", str(out), "--resume", "--json").stdout.strip().splitlines()[-1]
+    result = last_json(
+        solve_cli("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "10000", "--out", str(out), "--resume", "--json")
     )
     assert result["iterations"] == saved + 10_000
     assert not list(out.glob(".checkpoint-*"))  # resuming cleared the crash's leftovers

@@ -1,12 +1,12 @@
 """The command line: solve, exploitability, games, plugins, and one-line errors for bad input."""
 
-import json
 
 import pytest
 from click.testing import CliRunner
 
 from gamesolve import cli as cli_module
 from gamesolve.cli import cli
+from tests.command_output import last_json
 
 
 @pytest.fixture
@@ -31,14 +31,10 @@ def _with_dirs(dirs):
     )
 
 
-def last_json(result):
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
 def test_solve_json_reports_the_agreed_keys(run, tmp_path):
     result = run("solve", "--game", "kuhn", "--algo", "cfr+", "--iterations", "1000", "--out", str(tmp_path / "k.zarr"), "--json")
     assert result.exit_code == 0, result.output
-    data = last_json(result)
+    data = last_json(result.stdout)
     assert {"game", "players", "algo", "iterations", "seconds", "nash_conv", "exploitability", "game_value", "store"} <= set(data)
     assert data["game"] == "kuhn" and data["players"] == 2 and data["iterations"] == 1000
     assert data["exploitability"] < 1e-4 and data["game_value"] == pytest.approx(-1 / 18, abs=1e-3)
@@ -46,10 +42,10 @@ def test_solve_json_reports_the_agreed_keys(run, tmp_path):
 
 def test_exploitability_of_a_store_equals_the_solve_report(run, tmp_path):
     store = str(tmp_path / "l.zarr")
-    solved = last_json(run("solve", "--game", "leduc", "--algo", "dcfr", "--iterations", "50", "--out", store, "--json"))
+    solved = last_json(run("solve", "--game", "leduc", "--algo", "dcfr", "--iterations", "50", "--out", store, "--json").stdout)
     checked = run("exploitability", "--game", "leduc", "--store", store, "--json")
     assert checked.exit_code == 0, checked.output
-    assert last_json(checked)["nash_conv"] == pytest.approx(solved["nash_conv"], abs=1e-12)
+    assert last_json(checked.stdout)["nash_conv"] == pytest.approx(solved["nash_conv"], abs=1e-12)
 
 
 def test_exploitability_with_search_evaluates_the_search_agent_over_the_stored_blueprint(run, tmp_path):
@@ -57,10 +53,10 @@ def test_exploitability_with_search_evaluates_the_search_agent_over_the_stored_b
     the search agent over a barely trained blueprint is close to an equilibrium."""
     store = str(tmp_path / "k.zarr")
     run("solve", "--game", "kuhn", "--algo", "cfr", "--iterations", "5", "--out", store, "--json")
-    blueprint = last_json(run("exploitability", "--game", "kuhn", "--store", store, "--json"))
+    blueprint = last_json(run("exploitability", "--game", "kuhn", "--store", store, "--json").stdout)
     searched = run("exploitability", "--game", "kuhn", "--store", store, "--search", "-s", "play=average", "--json")
     assert searched.exit_code == 0, searched.output
-    data = last_json(searched)
+    data = last_json(searched.stdout)
     assert data["search"]["k"] == 4 and data["search"]["play"] == "average" and data["search"]["searches"] >= 1
     assert blueprint["exploitability"] > 0.05
     assert data["exploitability"] < 0.01
@@ -69,7 +65,7 @@ def test_exploitability_with_search_evaluates_the_search_agent_over_the_stored_b
 def test_a_search_option_implies_search_and_reaches_the_agent(run, tmp_path):
     store = str(tmp_path / "k.zarr")
     run("solve", "--game", "kuhn", "--algo", "cfr", "--iterations", "5", "--out", store, "--json")
-    data = last_json(run("exploitability", "--game", "kuhn", "--store", store, "-s", "k=1", "-s", "iterations=50", "--json"))
+    data = last_json(run("exploitability", "--game", "kuhn", "--store", store, "-s", "k=1", "-s", "iterations=50", "--json").stdout)
     assert data["search"]["k"] == 1 and data["search"]["iterations"] == 50
 
 
@@ -83,7 +79,7 @@ def test_a_bad_search_option_is_a_one_line_error(run, tmp_path):
 
 def test_a_tabular_solver_takes_the_summation_order_and_a_bad_one_is_a_one_line_error(run):
     for order in ("fast", "openspiel"):
-        data = last_json(run("solve", "--game", "kuhn", "--algo", "cfr+", "--iterations", "100", "-o", f"order={order}", "--json"))
+        data = last_json(run("solve", "--game", "kuhn", "--algo", "cfr+", "--iterations", "100", "-o", f"order={order}", "--json").stdout)
         assert data["exploitability"] < 0.002
     for option, message in (("order=sideways", "-o order must be one of fast, openspiel; got 'sideways'"),
                             ("colour=red", "cfr+ has no solver option colour (its options: order)")):  # fmt: skip
@@ -102,17 +98,17 @@ def test_search_on_a_game_with_hidden_actions_is_a_one_line_error(run, tmp_path,
 def test_agents_lists_the_core_policy_and_search_agents(run):
     result = run("agents", "--json")
     assert result.exit_code == 0, result.output
-    rows = {r["name"]: r for r in last_json(result)["agents"]}
+    rows = {r["name"]: r for r in last_json(result.stdout)["agents"]}
     assert rows["policy"]["games"] == "any" and rows["search"]["plugin"] == "gamesolve.search.player"
 
 
 def test_players_option_changes_the_game(run):
-    data = last_json(run("solve", "--game", "kuhn", "--players", "3", "--iterations", "10", "--json"))
+    data = last_json(run("solve", "--game", "kuhn", "--players", "3", "--iterations", "10", "--json").stdout)
     assert data["players"] == 3 and data["infosets"] == 48
 
 
 def test_players_as_a_param_changes_the_game(run):
-    data = last_json(run("solve", "--game", "kuhn", "-p", "players=3", "--iterations", "10", "--json"))
+    data = last_json(run("solve", "--game", "kuhn", "-p", "players=3", "--iterations", "10", "--json").stdout)
     assert data["players"] == 3 and data["infosets"] == 48
 
 
@@ -140,7 +136,7 @@ def test_the_summary_warns_of_dropped_rows_and_saturated_regrets(run, monkeypatc
     assert line, result.stdout
     dropped, saturated = (int(x.replace(",", "")) for x in line.groups())
     assert dropped > 0 and saturated > 0
-    data = last_json(run("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "2000", "-o", "regret_scale=1e9", "--json"))
+    data = last_json(run("solve", "--game", "leduc", "--algo", "mccfr-p", "--iterations", "2000", "-o", "regret_scale=1e9", "--json").stdout)
     assert (data["dropped_rows"], data["saturated_regrets"]) == (dropped, saturated)  # one seed: the same run
 
 
@@ -200,7 +196,7 @@ def test_plugins_lists_hooks(run):
 def test_plugins_dir_adds_a_local_game(run, example_plugin_path):
     result = run("--plugins-dir", str(example_plugin_path), "solve", "--game", "biased-rps", "--iterations", "2000", "--json")
     assert result.exit_code == 0, result.output
-    assert last_json(result)["exploitability"] < 1e-3
+    assert last_json(result.stdout)["exploitability"] < 1e-3
 
 
 def test_missing_plugins_dir_is_an_input_error(run):

@@ -9,7 +9,6 @@ costs milliseconds: the damage is found before any work starts.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 
@@ -20,6 +19,7 @@ from gamesolve import cli as cli_module
 from gamesolve.cli import cli
 from gamesolve.store import checkpoint as ckpt
 from tests.store_damage import MUTATIONS, damaged_copy, each_damaged, refusal_problem, store_files
+from tests.command_output import last_json
 
 
 @pytest.fixture
@@ -93,7 +93,7 @@ def test_store_check_reports_every_problem_and_json(run, stores, tmp_path):
     (copy / "policy" / "average_policy" / "c" / "0").unlink()
     result = run("store", "check", copy, "--json")
     assert result.exit_code == 2
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = last_json(result.stdout)
     assert len(report["problems"]) == 2 and report["kind"] == "MCCFR checkpoint store"
     assert any("regrets/c/0 does not match" in p for p in report["problems"])
     assert any("average_policy/c/0 is missing" in p for p in report["problems"])

@@ -1,12 +1,12 @@
 """Game names as users write them: NAME or NAME(KEY=VALUE,...), the way open-spiel writes its
 games; `--game "kuhn(players=3)"` is `--game kuhn -p players=3`."""
 
-import json
 
 import pytest
 
 from gamesolve.errors import UserError
 from gamesolve.game.names import parse_game_text
+from tests.command_output import last_json
 
 
 def test_a_bare_name_has_no_parameters():
@@ -37,6 +37,6 @@ def test_the_command_line_takes_parameters_in_the_name(host, monkeypatch):
     inline = run("solve", "--game", "kuhn(players=3)", "--iterations", 20, "--json")
     flags = run("solve", "--game", "kuhn", "-p", "players=3", "--iterations", 20, "--json")
     assert inline.exit_code == flags.exit_code == 0, inline.output
-    assert json.loads(inline.stdout.splitlines()[-1])["nash_conv"] == json.loads(flags.stdout.splitlines()[-1])["nash_conv"]
+    assert last_json(inline.stdout)["nash_conv"] == last_json(flags.stdout)["nash_conv"]
     twice = run("solve", "--game", "kuhn(players=3)", "-p", "players=2", "--iterations", 20)
     assert twice.exit_code == 2 and "players is given twice" in twice.output

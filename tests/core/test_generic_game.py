@@ -2,7 +2,6 @@
 compile hook) gets every solver, checkpoints, resumes and searches. Four-sided dice keep it
 quick."""
 
-import json
 
 import pytest
 from click.testing import CliRunner
@@ -10,6 +9,7 @@ from click.testing import CliRunner
 import gamesolve_liars_dice.plugin
 from gamesolve.cli import cli
 from gamesolve.plugins import make_plugin_manager
+from tests.command_output import last_json
 
 
 @pytest.fixture
@@ -21,10 +21,6 @@ def run(monkeypatch):
         return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
     return invoke
-
-
-def last_json(result):
-    return json.loads(result.output.strip().splitlines()[-1])
 
 
 def test_the_plugin_has_no_compile_hook():

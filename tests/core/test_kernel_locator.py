@@ -4,11 +4,12 @@ same source (another clone, a moved checkout, a worktree) loads what the first c
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
+
+from tests.command_output import last_json
 
 KERNEL = """from numba import njit
 
@@ -26,7 +27,7 @@ def cache_stats(source_root, package, cache):
     env = {**os.environ, "PYTHONPATH": str(source_root), "NUMBA_CACHE_DIR": str(cache)}
     out = subprocess.run([sys.executable, "-c", RUN.format(package=package)], env=env, capture_output=True, text=True,
                          check=True, cwd=source_root).stdout  # fmt: skip
-    return tuple(json.loads(out.strip().splitlines()[-1]))
+    return tuple(last_json(out))
 
 
 def make_package(root, name):

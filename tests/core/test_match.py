@@ -29,6 +29,7 @@ from gamesolve.evaluate.statistics import one_tailed_p_value, win_rate
 from gamesolve.game.state import CHANCE, TERMINAL, Game, State
 from gamesolve.plugins import make_plugin_manager
 from gamesolve_kuhn import KuhnGame
+from tests.command_output import last_json
 
 PASS, BET = 0, 1
 
@@ -249,7 +250,7 @@ def one_line_error(result) -> str:
 def test_match_json_reports_each_agents_win_rate(run):
     result = run("match", "--game", "kuhn", "--agents", "kuhn-nash,always-bet", "--hands", "200", "--seed", "4", "--json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout.strip().splitlines()[-1])
+    data = last_json(result.stdout)
     assert data["hands"] == 200 and data["deals"] == 100 and data["unit"] == "units/game"
     assert [a["name"] for a in data["agents"]] == ["kuhn-nash", "always-bet"]
     assert {"win_rate", "stderr", "p_value", "hands", "total"} <= set(data["agents"][0])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -14,12 +13,13 @@ import pytest
 
 from gamesolve.errors import StoreError
 from gamesolve.store import metrics as M
+from tests.command_output import last_json
 
 
 def gamesolve(*args, timeout=300):
     proc = subprocess.run([sys.executable, "-m", "gamesolve.cli", *args], capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return last_json(proc)
 
 
 def test_a_tabular_solve_records_exact_exploitability_at_log_spaced_iterations(tmp_path):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 from click.testing import CliRunner
@@ -12,6 +11,7 @@ from gamesolve.plot.figures import Bar, BarPanel, Figure, GridPanel, LinePanel, 
 from gamesolve.plot.render_html import render_html
 from gamesolve.plot.render_png import render_png
 from gamesolve.plot.sources import match_figure
+from tests.command_output import last_json
 
 
 def run(*args):
@@ -75,7 +75,7 @@ def test_match_results_with_confidence_intervals(stores, tmp_path):
     assert_png(tmp_path / "m.png")
     assert run("plot", *files, "--out", tmp_path / "m.html").exit_code == 0
     assert_html(tmp_path / "m.html", "AIVAT match-1", "raw match-2")
-    figure = match_figure([("m", json.loads(files[0].read_text().strip().splitlines()[-1]))])
+    figure = match_figure([("m", last_json(files[0].read_text()))])
     bars = figure.panels[0].bars
     assert {b.label for b in bars} == {"raw", "AIVAT"} and all(b.low < b.value < b.high for b in bars)
 

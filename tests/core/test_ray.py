@@ -9,7 +9,6 @@ end.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shutil
@@ -25,6 +24,7 @@ import psutil
 import pytest
 
 from gamesolve.store.integrity import check_store
+from tests.command_output import last_json
 from tests.ray_netns import environment
 
 HELPER = Path(__file__).resolve().parents[1] / "ray_netns.py"
@@ -54,7 +54,7 @@ class Cluster:
         proc = self.popen([*args, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         out, err = proc.communicate(timeout=timeout)
         assert proc.returncode == 0, err[-3000:]
-        return json.loads(out.strip().splitlines()[-1])
+        return last_json(out)
 
     def workers(self) -> list[psutil.Process]:
         """The training worker processes the cluster runs now."""
@@ -107,7 +107,7 @@ def in_this_process(*args: str, check: bool = False):
 
 def here(args: list[str]) -> dict:
     """``gamesolve ARGS --json`` in this process; its JSON result."""
-    return json.loads(in_this_process(*args, "--json", check=True).stdout.strip().splitlines()[-1])
+    return last_json(in_this_process(*args, "--json", check=True).stdout)
 
 
 def leduc(iterations: int, out: Path | None = None) -> list[str]:
@@ -136,8 +136,8 @@ def test_workers_with_row_caches_smaller_than_the_game_train_leduc_as_well_as_on
     # Each worker holds at most 240 of Leduc's 288 rows (an iteration reads up to ~170 of
     # them) and fetches the others from their shards; then the run continues with one worker.
     out = tmp_path / "run"
-    one = json.loads(subprocess.run([sys.executable, "-m", "gamesolve.cli", *leduc(8000), "--json"], capture_output=True,
-                                    text=True, check=True).stdout.splitlines()[-1])  # fmt: skip
+    one = last_json(subprocess.run([sys.executable, "-m", "gamesolve.cli", *leduc(8000), "--json"], capture_output=True,
+                                   text=True, check=True))  # fmt: skip
     two = cluster.run([*leduc(8000, out), "--ray", cluster.address, "--workers", "2", "--cache-rows", "240"])
     assert two["iterations"] == 8000 and two["ray_workers"] == 2
     assert two["ray_cache_peak_rows"] <= 240 < two["game_rows"] == 288
@@ -183,7 +183,7 @@ def test_a_worker_killed_with_kill_9_is_replaced_and_the_run_finishes(cluster, t
     os.kill(victims[0].pid, signal.SIGKILL)
     out_text, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err[-3000:]
-    result = json.loads(out_text.strip().splitlines()[-1])
+    result = last_json(out_text)
     assert result["iterations"] == 4_000_000
     assert result["ray_workers_replaced"] >= 1
     assert result["exploitability"] < 0.5  # it trained (uniform play: 2.37)

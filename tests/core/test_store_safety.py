@@ -21,6 +21,7 @@ from gamesolve.cli import cli
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store.integrity import check_store
 from gamesolve.store.lock import StoreLock
+from tests.command_output import last_json
 
 
 @pytest.fixture
@@ -39,10 +40,6 @@ def one_line_error(result) -> str:
 def gamesolve(*args, env=None, preexec_fn=None, timeout=300):
     return subprocess.run([sys.executable, "-m", "gamesolve.cli", *map(str, args)], capture_output=True, text=True,
                           timeout=timeout, env=env, preexec_fn=preexec_fn)  # fmt: skip
-
-
-def last_json(text: str) -> dict:
-    return json.loads(text.strip().splitlines()[-1])
 
 
 # -- what --out may replace ---------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """Vector-form CFR: the tabular family's schedules over the factored form, exact where the
 arithmetic allows and checked by best response."""
 
-import json
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from gamesolve.solve.vcfr import VectorCFR, _balanced_order
 from gamesolve_kuhn import KuhnGame
 from gamesolve_leduc import LeducGame
 from gamesolve_leduc.poker_form import leduc_form
+from tests.command_output import last_json
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_a_root_reach_that_holds_no_deal_is_refused():
 def test_solve_with_vcfr_from_the_command_line():
     result = CliRunner().invoke(cli, ["solve", "--game", "kuhn", "--algo", "vcfr", "--iterations", "500", "--json"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output.strip().splitlines()[-1])
+    out = last_json(result)
     assert out["algo"] == "vcfr" and out["weighting"] == "dcfr"
     assert out["game_value"] == pytest.approx(-1 / 18, abs=2e-3)
 
@@ -106,7 +106,7 @@ def test_solve_with_vcfr_from_the_command_line():
 def test_linear_weighting_is_an_option():
     result = CliRunner().invoke(cli, ["solve", "--game", "kuhn", "--algo", "vcfr", "--iterations", "50", "-o", "weighting=linear", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output.strip().splitlines()[-1])["weighting"] == "lcfr"
+    assert last_json(result)["weighting"] == "lcfr"
 
 
 @pytest.mark.parametrize("option", ["weighting=fast", "sample_chance=perhaps", "threads=2"])

@@ -1,20 +1,16 @@
 """`gamesolve solve --game liars_dice`: CFR+ through the command line, checked by open-spiel's
 own NashConv of the exported policy (issue 11's acceptance line), and one-line errors."""
 
-import json
 
 import pytest
 
 from gamesolve.store.policy_store import read_policy
+from tests.command_output import last_json
 from tests.oracles.openspiel_walk import liars_dice_key, openspiel_tabular_policy
 
 
-def last_json(result) -> dict:
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
 def test_games_lists_liars_dice_with_open_spiels_defaults(run):
-    (row,) = last_json(run("games", "--json"))["games"]
+    (row,) = last_json(run("games", "--json").stdout)["games"]
     assert row["name"] == "liars_dice" and row["players"] == [2, 2]
     assert row["parameters"] == {"players": 2, "dice": 1, "sides": 6, "bidding_rule": "reset-face"}
 
@@ -43,7 +39,7 @@ def test_cfr_plus_nash_conv_is_open_spiels_nash_conv_of_the_exported_policy(run,
     store = tmp_path / "liars.zarr"
     result = run("solve", "--game", "liars_dice", "--algo", "cfr+", "--iterations", 100, "--out", store, "--json")
     assert result.exit_code == 0, result.output
-    ours = last_json(result)
+    ours = last_json(result.stdout)
     assert (ours["algo"], ours["iterations"], ours["infosets"]) == ("cfr+", 100, 24_576)
 
     os_game = pyspiel.load_game("liars_dice")

@@ -6,7 +6,6 @@ Liar's Dice with one die stands in for the large game: its form is compiled here
 (``key_limit=0``), and every answer is checked against the same form with keys."""
 
 import functools
-import json
 import re
 
 import numpy as np
@@ -26,6 +25,7 @@ from gamesolve.search.player import PolicyPlayer, range_search_player
 from gamesolve.search.policy import NodePolicy, StoredPolicy, StoreRows
 from gamesolve.search.subgame import DepthLimit
 from gamesolve.store.strategy_store import StrategyStore
+from tests.command_output import last_json
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +182,7 @@ def test_match_plays_the_search_agent_over_a_blueprint_on_a_form_without_keys(ho
     result = CliRunner().invoke(cli_module.cli, ["match", "--game", "liars_dice", "--agents", agents, "--hands", "40", "--json"],
                                 catch_exceptions=False)  # fmt: skip
     assert result.exit_code == 0, result.output
-    search, _ = json.loads(result.stdout.splitlines()[-1])["agents"]
+    search, _ = last_json(result.stdout)["agents"]
     assert search["name"].startswith("search:") and 0 < search["latency"]["searched"]["decisions"] < search["latency"]["decisions"]
 
 

@@ -2,13 +2,10 @@
 tree (33.5 million on four sides), trained through the factored contract with exact
 exploitability from the vector best response, on the command line."""
 
-import json
 
 import pytest
 
-
-def last_json(result) -> dict:
-    return json.loads(result.stdout.strip().splitlines()[-1])
+from tests.command_output import last_json
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +27,7 @@ def trained(tmp_path_factory):
     finally:
         mp.undo()
     assert result.exit_code == 0, result.output
-    return out, last_json(result)
+    return out, last_json(result.stdout)
 
 
 def test_two_dice_train_with_mccfr_p_and_report_exact_exploitability(trained):
@@ -44,7 +41,7 @@ def test_exploitability_of_the_stored_run_equals_the_one_training_reported(train
     out, summary = trained
     result = run("exploitability", "--game", "liars_dice", "-p", "dice=2", "-p", "sides=4", "--store", out, "--json")
     assert result.exit_code == 0, result.output
-    assert last_json(result)["nash_conv"] == pytest.approx(summary["nash_conv"], rel=1e-12)
+    assert last_json(result.stdout)["nash_conv"] == pytest.approx(summary["nash_conv"], rel=1e-12)
 
 
 def test_search_over_a_run_without_a_policy_store_plays_the_blueprint_average_only(trained, run):

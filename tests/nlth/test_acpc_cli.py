@@ -3,7 +3,6 @@ over TCP on localhost, the logs they promise, and one-line errors for bad input.
 
 from __future__ import annotations
 
-import json
 import socket
 import subprocess
 import sys
@@ -15,6 +14,7 @@ from gamesolve import cli as cli_module
 from gamesolve.cli import cli
 from gamesolve.plugins import make_plugin_manager
 from gamesolve_nlth import plugin as nlth_plugin
+from tests.command_output import last_json
 
 GAMESOLVE = [sys.executable, "-m", "gamesolve.cli"]
 
@@ -39,8 +39,8 @@ def test_a_dealer_and_two_clients_play_a_match_from_the_command_line(tmp_path):
                                                          "-p", "players=2", "--json", "--timeout", "120"],
                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))  # fmt: skip
             assert "connected" in dealer.stdout.readline()
-        played = [json.loads(c.communicate(timeout=300)[0].strip().splitlines()[-1]) for c in clients]
-        report = json.loads(dealer.communicate(timeout=300)[0].strip().splitlines()[-1])
+        played = [last_json(c.communicate(timeout=300)[0]) for c in clients]
+        report = last_json(dealer.communicate(timeout=300)[0])
     finally:
         for p in [dealer, *locals().get("clients", [])]:
             p.kill()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -16,6 +15,7 @@ from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.agents import CallAgent, RandomAgent, TagAgent, chen_score, mc_equity
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, action_raise_to
+from tests.command_output import last_json
 
 
 @pytest.fixture(scope="module")
@@ -198,7 +198,7 @@ def test_match_writes_phh_files_pokerkit_replays(run, tmp_path):
     folder = tmp_path / "hh"
     result = run("match", "--game", "nlth", "--agents", "tag,random,call", "--hands", "12", "--hh", str(folder), "--json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout.strip().splitlines()[-1])
+    data = last_json(result.stdout)
     assert data["unit"] == "mbb/game" and data["hand_histories"]["hands"] == 12
     files = sorted(folder.glob("*.phh"))
     assert len(files) == 12

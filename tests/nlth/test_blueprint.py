@@ -1,7 +1,6 @@
 """Six-player blueprint training on the tiny preset: the main job and its store (its crash
 safety: tests/nlth/test_kill9_nlth.py, kill -9 at random instants, each run resumed and finished)."""
 
-import json
 import subprocess
 import sys
 
@@ -11,6 +10,7 @@ import pytest
 from gamesolve.game import continuation as C
 from gamesolve.game.poker_form import FOLD
 from gamesolve.store.strategy_store import StrategyStore
+from tests.command_output import last_json
 
 
 def gamesolve(*args, check=True, timeout=600):
@@ -18,10 +18,6 @@ def gamesolve(*args, check=True, timeout=600):
     if check:
         assert proc.returncode == 0, proc.stderr[-2000:]
     return proc
-
-
-def last_json(proc):
-    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def test_training_reports_the_agreed_keys_and_a_preflop_summary(trained):

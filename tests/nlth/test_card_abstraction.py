@@ -7,7 +7,6 @@ slow-marked test at the end (``pytest -m slow``); the default tests use one flop
 
 from __future__ import annotations
 
-import json
 import time
 
 import numpy as np
@@ -42,6 +41,7 @@ from gamesolve_nlth.abstraction.emd import (
 from gamesolve_nlth.abstraction.kmeans import _kmeans_1d_dp, kmeans_1d, kmeans_emd, kmeans_l1
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.evaluator import evaluate7
+from tests.command_output import last_json
 
 
 def brute_river_value(hole, board):
@@ -457,7 +457,7 @@ def test_cli(fake_cache, tmp_path):
     runner = CliRunner()
     res = runner.invoke(root, ["abstraction", "build", "--preset", "tiny", "--cache-dir", str(fake_cache), "--json"])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output.strip().splitlines()[-1])
+    out = last_json(res)
     assert out["cached"] is True and out["num_buckets"] == [169, 16, 16, 16]
     res = runner.invoke(root, ["abstraction", "quality", "--preset", "tiny", "--cache-dir", str(fake_cache)])
     assert res.exit_code == 0 and "flop" in res.output

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import random
 from fractions import Fraction
@@ -27,6 +26,7 @@ from gamesolve_nlth.evaluate.stakes import EQUITY_EDGES, STRENGTH_EDGES, StakesT
 from gamesolve_nlth.evaluator import equity_vs_hand
 from gamesolve.game.poker_form import RAISE
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, action_raise_to
+from tests.command_output import last_json
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +38,10 @@ def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
-def last_json(result):
+def succeeded(result):
+    """A command that exited with 0: its JSON result (tests/command_output.py)."""
     assert result.exit_code == 0, result.output
-    return json.loads(result.output.strip().splitlines()[-1])
+    return last_json(result)
 
 
 # ---- hole-card pairs and equities -------------------------------------------------------------
@@ -340,7 +341,7 @@ def test_aivat_agrees_with_the_raw_estimate_against_an_unknown_agent_and_is_shar
 
 
 def test_match_aivat_values_walk_against_a_model_of_the_opponent():
-    report = last_json(run("match", "--game", "nlth", "--agents", "call,tag:samples=20", "--hands", "2", "--seed", "2",
+    report = succeeded(run("match", "--game", "nlth", "--agents", "call,tag:samples=20", "--hands", "2", "--seed", "2",
                            "--aivat-values", "turn-cross-walk", "--json"))  # fmt: skip (no flop walk: its 64 flops take seconds a hand)
     values = report["agents"][0]["aivat"]["values"]
     assert values.startswith("turn-cross-walk:") and "across the cards of streets [3]" in values
@@ -433,28 +434,28 @@ def test_an_agent_exact_only_for_the_hand_it_holds_is_evaluated_on_that_hand(nlt
 
 # ---- local best response ------------------------------------------------------------------------
 def test_lbr_wins_exactly_750_mbb_per_game_against_always_fold():
-    report = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "fold", "--hands", "100", "--seed", "2", "--json"))
+    report = succeeded(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "fold", "--hands", "100", "--seed", "2", "--json"))
     assert report["mbb_per_game"] == 750.0 and report["se"] == 0.0 and report["hands"] == 100
 
 
 @pytest.mark.parametrize("agent,hands", [("call", "200"), ("random", "600")])
 def test_lbr_wins_large_amounts_against_call_and_random(agent, hands):
-    report = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", hands, "--seed", "1", "--json"))
+    report = succeeded(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", hands, "--seed", "1", "--json"))
     assert report["mbb_per_game"] > 2000 and report["mbb_per_game"] > 3 * report["se"]
 
 
 def test_a_trained_blueprint_is_not_significantly_more_exploitable_than_random(hu_blueprint):
     values = {}
     for agent in ("random", f"blueprint:store={hu_blueprint}"):
-        values[agent] = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", "400",
+        values[agent] = succeeded(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", agent, "--hands", "400",
                                       "--seed", "4", "--json"))  # fmt: skip
     r, b = values["random"], values[f"blueprint:store={hu_blueprint}"]
     assert b["mbb_per_game"] - r["mbb_per_game"] < 2 * math.hypot(b["se"], r["se"])
 
 
 def test_lbr_gives_the_same_result_with_workers(nlth_host):
-    one = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "random", "--hands", "100", "--json"))
-    two = last_json(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "random", "--hands", "100", "--workers", "2", "--json"))
+    one = succeeded(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "random", "--hands", "100", "--json"))
+    two = succeeded(run("lbr", "--game", "nlth", "-p", "players=2", "--agent", "random", "--hands", "100", "--workers", "2", "--json"))
     assert (one["mbb_per_game"], one["se"]) == (two["mbb_per_game"], two["se"])
 
 
@@ -486,7 +487,7 @@ def test_lbr_needs_an_agent_that_exposes_its_strategy():
 
 
 def test_lbr_plays_six_handed_against_five_copies():
-    report = last_json(run("lbr", "--game", "nlth", "--agent", "call", "--hands", "30", "-o", "samples=200", "--json"))
+    report = succeeded(run("lbr", "--game", "nlth", "--agent", "call", "--hands", "30", "-o", "samples=200", "--json"))
     assert report["players"] == 6 and report["hands"] == 30 and report["mbb_per_game"] > 0
 
 

@@ -3,13 +3,12 @@ through the core's own plugin), and the command line over it."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import gamesolve_kuhn.plugin
 from gamesolve import cli as cli_module
 from gamesolve.plugins import make_plugin_manager
+from tests.command_output import last_json
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +26,7 @@ def run(os_host, monkeypatch):
     return lambda *args: CliRunner().invoke(cli_module.cli, [str(a) for a in args])
 
 
-def last_json(result) -> dict:
+def succeeded(result) -> dict:
+    """A command that exited with 0: its JSON result (tests/command_output.py), from its standard output."""
     assert result.exit_code == 0, result.output
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return last_json(result.stdout)

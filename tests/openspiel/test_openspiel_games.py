@@ -16,7 +16,7 @@ from gamesolve.evaluate.best_response import evaluate_policy
 from gamesolve.game.compile import compiled_tree
 from gamesolve.plugins import make_plugin_manager
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
-from tests.openspiel.conftest import last_json
+from tests.openspiel.conftest import succeeded
 
 pyspiel = pytest.importorskip("pyspiel")
 pytestmark = pytest.mark.oracle
@@ -51,7 +51,7 @@ GAMES = [
 @pytest.mark.parametrize("text", GAMES)
 def test_cfr_plus_from_the_command_line_reaches_open_spiels_nash_conv(run, text):
     """In open-spiel's summation order CFR+ follows open-spiel's iterates through exact ties."""
-    ours = last_json(run("solve", "--game", f"openspiel:{text}", "--algo", "cfr+", "--iterations", 100,
+    ours = succeeded(run("solve", "--game", f"openspiel:{text}", "--algo", "cfr+", "--iterations", 100,
                          "-o", "order=openspiel", "--json"))  # fmt: skip
     assert ours["nash_conv"] == pytest.approx(open_spiels_cfr_plus_on(text, 100), abs=1e-6)
     assert ours["nash_conv"] > 1e-4  # 100 iterations are not an equilibrium: the figures could differ
@@ -68,7 +68,7 @@ def test_cfr_plus_in_the_fast_order_reaches_open_spiels_nash_conv(run, text):
     """The default (fast) summation order is the same algorithm: NashConv equal to
     open-spiel's to 1e-9 relative after 100 iterations, or within 2% where exact ties part
     the iterates (oshi_zumo: 0.5%)."""
-    ours = last_json(run("solve", "--game", f"openspiel:{text}", "--algo", "cfr+", "--iterations", 100, "--json"))
+    ours = succeeded(run("solve", "--game", f"openspiel:{text}", "--algo", "cfr+", "--iterations", 100, "--json"))
     theirs = open_spiels_cfr_plus_on(text, 100)
     assert ours["nash_conv"] == pytest.approx(theirs, rel=0.02 if text in TIES else 1e-9)
 
@@ -90,7 +90,7 @@ def test_open_spiels_leduc_is_gamesolve_s_leduc():
 @pytest.mark.parametrize("algo, option", [("vcfr", []), ("mccfr-p", ["--seed", "3"])])
 def test_every_solver_runs_on_an_open_spiel_game(run, algo, option):
     iterations = 300 if algo == "vcfr" else 30000
-    result = last_json(run("solve", "--game", "openspiel:leduc_poker", "--algo", algo, "--iterations", iterations, *option, "--json"))
+    result = succeeded(run("solve", "--game", "openspiel:leduc_poker", "--algo", algo, "--iterations", iterations, *option, "--json"))
     assert result["game"] == "openspiel:leduc_poker" and result["exploitability"] < 0.2  # uniform play: 2.37
 
 
@@ -98,7 +98,7 @@ def test_a_hidden_move_shares_rows_in_the_factored_form(run):
     """goofspiel's second mover does not see the first's bid: vector CFR (over the generic
     compiler's factored form) still solves it, to the exploitability tabular CFR reaches."""
     text = "openspiel:goofspiel(num_cards=3,imp_info=true)"
-    vector = last_json(run("solve", "--game", text, "--algo", "vcfr", "--iterations", 2000, "--json"))
+    vector = succeeded(run("solve", "--game", text, "--algo", "vcfr", "--iterations", 2000, "--json"))
     assert vector["exploitability"] < 1e-3
 
 
@@ -106,8 +106,8 @@ def test_search_over_open_spiels_kuhn_equals_search_over_gamesolve_s_kuhn(run, t
     results = []
     for name in ("kuhn", "openspiel:kuhn_poker"):
         store = tmp_path / name.replace(":", "-")
-        last_json(run("solve", "--game", name, "--iterations", 200, "--out", store, "--json"))
-        results.append(last_json(run("exploitability", "--game", name, "--store", store, "--search", "-s", "k=3", "--json")))
+        succeeded(run("solve", "--game", name, "--iterations", 200, "--out", store, "--json"))
+        results.append(succeeded(run("exploitability", "--game", name, "--store", store, "--search", "-s", "k=3", "--json")))
     assert results[0]["search"]["searches"] == results[1]["search"]["searches"] > 0
     assert results[0]["nash_conv"] == pytest.approx(results[1]["nash_conv"], abs=1e-12)
 
@@ -137,8 +137,8 @@ def test_without_open_spiel_the_error_says_how_to_install_it(run, monkeypatch):
 
 
 def test_parameters_go_in_the_name_or_with_p_but_not_both(run):
-    inline = last_json(run("solve", "--game", "openspiel:goofspiel(num_cards=3,imp_info=true)", "--iterations", 10, "--json"))
-    flags = last_json(run("solve", "--game", "openspiel:goofspiel", "-p", "num_cards=3", "-p", "imp_info=true",
+    inline = succeeded(run("solve", "--game", "openspiel:goofspiel(num_cards=3,imp_info=true)", "--iterations", 10, "--json"))
+    flags = succeeded(run("solve", "--game", "openspiel:goofspiel", "-p", "num_cards=3", "-p", "imp_info=true",
                           "--iterations", 10, "--json"))  # fmt: skip
     assert inline["nash_conv"] == flags["nash_conv"] and inline["params"]["num_cards"] == "3"
     result = run("solve", "--game", "openspiel:goofspiel(num_cards=3)", "-p", "num_cards=4", "--iterations", 10)

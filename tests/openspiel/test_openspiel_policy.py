@@ -13,7 +13,7 @@ from gamesolve.evaluate.best_response import evaluate_policy
 from gamesolve.game.compile import compiled_tree
 from gamesolve.openspiel.policy import from_tabular_policy, policy_table, to_tabular_policy
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
-from tests.openspiel.conftest import last_json
+from tests.openspiel.conftest import succeeded
 
 pyspiel = pytest.importorskip("pyspiel")
 pytestmark = pytest.mark.oracle
@@ -62,14 +62,14 @@ def test_a_table_missing_an_information_state_is_refused(leduc):
 
 def test_export_writes_a_file_open_spiel_loads_and_import_reads_it_back(run, tmp_path):
     store, out, back = tmp_path / "kuhn.zarr", tmp_path / "kuhn.json", tmp_path / "back.zarr"
-    solved = last_json(run("solve", "--game", "openspiel:kuhn_poker", "--iterations", 300, "--out", store, "--json"))
-    exported = last_json(run("export", "--store", store, "--format", "openspiel", "--out", out, "--json"))
+    solved = succeeded(run("solve", "--game", "openspiel:kuhn_poker", "--iterations", 300, "--out", store, "--json"))
+    exported = succeeded(run("export", "--store", store, "--format", "openspiel", "--out", out, "--json"))
     assert exported["infosets"] == 12
     document = json.loads(out.read_text())
     os_game = pyspiel.load_game(document["openspiel_game"])
     assert pyspiel.nash_conv(os_game, pyspiel.TabularPolicy(document["policy"])) == pytest.approx(solved["nash_conv"], abs=1e-12)
-    last_json(run("import", out, "--format", "openspiel", "--out", back, "--json"))
-    again = last_json(run("exploitability", "--game", "openspiel:kuhn_poker", "--store", back, "--json"))
+    succeeded(run("import", out, "--format", "openspiel", "--out", back, "--json"))
+    again = succeeded(run("exploitability", "--game", "openspiel:kuhn_poker", "--store", back, "--json"))
     assert again["nash_conv"] == pytest.approx(solved["nash_conv"], abs=1e-12) and again["algo"] == "imported"
 
 
@@ -81,12 +81,12 @@ def test_a_bare_table_imports_with_the_game_named(run, tmp_path):
     table = tmp_path / "table.json"
     table.write_text(json.dumps(solver.tabular_average_policy().policy_table()))
     assert run("import", table, "--format", "openspiel", "--out", tmp_path / "s").exit_code == 2  # which game?
-    last_json(run("import", table, "--format", "openspiel", "--game", "openspiel:kuhn_poker", "--out", tmp_path / "s", "--json"))
-    ours = last_json(run("exploitability", "--game", "openspiel:kuhn_poker", "--store", tmp_path / "s", "--json"))
+    succeeded(run("import", table, "--format", "openspiel", "--game", "openspiel:kuhn_poker", "--out", tmp_path / "s", "--json"))
+    ours = succeeded(run("exploitability", "--game", "openspiel:kuhn_poker", "--store", tmp_path / "s", "--json"))
     assert ours["nash_conv"] == pytest.approx(pyspiel.nash_conv(os_game, solver.average_policy()), abs=1e-12)
 
 
 def test_export_is_for_openspiel_games_only(run, tmp_path):
-    last_json(run("solve", "--game", "kuhn", "--iterations", 10, "--out", tmp_path / "k", "--json"))
+    succeeded(run("solve", "--game", "kuhn", "--iterations", 10, "--out", tmp_path / "k", "--json"))
     result = run("export", "--store", tmp_path / "k", "--format", "openspiel", "--out", tmp_path / "k.json")
     assert result.exit_code == 2 and "is for openspiel: games" in result.output

@@ -3,7 +3,6 @@ served web table on a free local port."""
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -89,7 +88,3 @@ def assert_clean_log(text: str) -> None:
     """No traceback and no 5xx in a server's log."""
     assert "Traceback" not in text, text[-3000:]
     assert not [line for line in text.splitlines() if '" 5' in line and "HTTP/1.1" in line], text[-3000:]
-
-
-def last_json(text: str) -> dict:
-    return json.loads(text.strip().splitlines()[-1])

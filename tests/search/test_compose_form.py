@@ -20,6 +20,7 @@ from gamesolve.search.range_agent import SolveMemo
 from gamesolve.search.policy import policy_rows
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
 from gamesolve_liars_dice import LiarsDiceGame
+from tests.command_output import last_json
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,6 @@ def test_exploitability_search_of_a_training_store_without_a_policy_store(tmp_pa
     """A game too big for an explicit tree keeps no policy store; `exploitability --search`
     then composes the agent over the factored form and reports the blueprint's figure beside
     it (here Liar's Dice 1x4 with its policy store removed, as a large game's run has none)."""
-    import json
     import shutil
 
     from click.testing import CliRunner
@@ -88,6 +88,6 @@ def test_exploitability_search_of_a_training_store_without_a_policy_store(tmp_pa
     out = runner.invoke(cli, ["exploitability", "--game", "liars_dice", "--store", str(store), "--search", "-s", "iterations=300",
                               "-s", "play=average", "--json"])  # fmt: skip
     assert out.exit_code == 0, out.output
-    result = json.loads(out.output.strip().splitlines()[-1])
+    result = last_json(out)
     assert result["search"]["searches"] >= 1 and result["iterations"] == 2000
     assert result["exploitability"] < result["search"]["blueprint_exploitability"] / 10
