@@ -59,8 +59,10 @@ def cdf_features(atoms: np.ndarray, n_bins: int, gaps: np.ndarray) -> np.ndarray
 def _cdf_rows(atoms, n_bins, gaps, out, lo, hi):
     """:func:`cdf_features` of the rows ``lo .. hi - 1`` into ``out``."""
     m = atoms.shape[1]
+    h = np.empty(n_bins, np.float64)  # once per call: an allocation per row cost more than the row
     for i in range(lo, hi):
-        h = np.zeros(n_bins, np.float64)
+        for k in range(n_bins):
+            h[k] = 0.0
         for j in range(m):
             h[atoms[i, j]] += 1.0
         acc = 0.0
@@ -171,9 +173,9 @@ def assign_greedy(bins: np.ndarray, mass: np.ndarray, nnz: np.ndarray, centroids
 def _assign_greedy_rows(bins, mass, nnz, centroids, order, dist, labels, dists, lo, hi):
     """:func:`assign_greedy` on the hands ``lo .. hi - 1``."""
     c, k = centroids.shape
+    targets = np.empty(k, np.float64)  # work arrays once per call (_emd_greedy fills them)
+    rem = np.empty(2 * bins.shape[1], np.float64)
     for i in range(lo, hi):
-        targets = np.empty(k, np.float64)
-        rem = np.empty(2 * bins.shape[1], np.float64)
         best = np.inf
         arg = 0
         for j in range(c):
@@ -244,9 +246,9 @@ def greedy_to_labels(bins: np.ndarray, mass: np.ndarray, nnz: np.ndarray, centro
 def _greedy_to_labels_rows(bins, mass, nnz, centroids, labels, order, dist, out, lo, hi):
     """:func:`greedy_to_labels` of the hands ``lo .. hi - 1`` into ``out``."""
     k = centroids.shape[1]
+    targets = np.empty(k, np.float64)  # work arrays once per call (_emd_greedy fills them)
+    rem = np.empty(2 * bins.shape[1], np.float64)
     for i in range(lo, hi):
-        targets = np.empty(k, np.float64)
-        rem = np.empty(2 * bins.shape[1], np.float64)
         _init_rem(mass, i, nnz, rem, bins.shape[1])
         out[i] = _emd_greedy(bins, mass, nnz, i, centroids[labels[i]], order, dist, targets, rem)
 
@@ -312,10 +314,10 @@ def _assign_pruned_rows(bins, mass, nnz, centroids, order, dist, pf, cf, labels,
     c, k = centroids.shape
     m = pf.shape[1]
     evals = np.int64(0)
+    targets = np.empty(k, np.float64)  # work arrays once per call (_emd_greedy fills them)
+    rem = np.empty(2 * bins.shape[1], np.float64)
+    lb = np.empty(c, np.float64)
     for i in range(lo, hi):
-        targets = np.empty(k, np.float64)
-        rem = np.empty(2 * bins.shape[1], np.float64)
-        lb = np.empty(c, np.float64)
         for j in range(c):
             v = 0.0
             for q in range(m):
@@ -356,6 +358,8 @@ def _update_min_rows(bins, mass, nnz, centroid, order, dist, pf, cf_row, best, l
     """:func:`update_min_greedy` on the hands ``lo .. hi - 1``."""
     k = centroid.shape[0]
     m = pf.shape[1]
+    targets = np.empty(k, np.float64)  # work arrays once per call (_emd_greedy fills them)
+    rem = np.empty(2 * bins.shape[1], np.float64)
     for i in range(lo, hi):
         v = 0.0
         for q in range(m):
@@ -364,8 +368,6 @@ def _update_min_rows(bins, mass, nnz, centroid, order, dist, pf, cf_row, best, l
                 v = d
         if v >= best[i]:
             continue
-        targets = np.empty(k, np.float64)
-        rem = np.empty(2 * bins.shape[1], np.float64)
         _init_rem(mass, i, nnz, rem, bins.shape[1])
         d = _emd_greedy(bins, mass, nnz, i, centroid, order, dist, targets, rem, best[i])
         if d < best[i]:
