@@ -114,12 +114,15 @@ class CardAbstraction:
 
     ``tables[r]`` maps the canonical index of a round-r hand (``(2,)``, ``(2,3)``, ``(2,4)``,
     ``(2,5)`` indexers) to its bucket. ``attrs`` holds parameters, timings and quality.
+    ``flop_equity`` and ``turn_equity`` (per canonical hand) are kept by a build and saved, but
+    :func:`load_card_abstraction` leaves them ``None``: no player needs them, and reading the
+    turn's (56 MB) took a fifth of every hold'em process's abstraction load.
     """
 
     params: CardAbstractionParams
     tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-    flop_equity: np.ndarray
-    turn_equity: np.ndarray
+    flop_equity: np.ndarray | None
+    turn_equity: np.ndarray | None
     river_centroids: np.ndarray
     turn_centroids: np.ndarray
     flop_centroids: np.ndarray
@@ -567,6 +570,7 @@ def _chunked_features(progress, label, indices, atoms, equity, kernel):
 # Store
 # ----------------------------------------------------------------------------------------------
 _ARRAYS = ("flop_equity", "turn_equity", "river_centroids", "turn_centroids", "flop_centroids", "turn_ground")
+_UNLOADED = ("flop_equity", "turn_equity")  # saved, not read back (see CardAbstraction)
 
 
 def _save(ab: CardAbstraction, path: Path, river_values: np.ndarray) -> Path:
@@ -596,13 +600,13 @@ def load_card_abstraction(path: str | os.PathLike) -> CardAbstraction:
     for name, n in zip(ROUND_NAMES, CANONICAL_COUNTS):
         if name not in g or g[name].shape != (n,):
             raise StoreError(f"{path}: table {name!r} missing or not of length {n:,}; rebuild it")
-    arr = {name: np.asarray(g[name][...]) for name in ROUND_NAMES + _ARRAYS}
+    arr = {name: np.asarray(g[name][...]) for name in ROUND_NAMES + _ARRAYS if name not in _UNLOADED}
     return CardAbstraction(
         params=params,
         tables=tuple(arr[name] for name in ROUND_NAMES),
         path=Path(path),
         attrs=attrs,
-        **{name: arr[name] for name in _ARRAYS},
+        **{name: arr.get(name) for name in _ARRAYS},
     )
 
 
