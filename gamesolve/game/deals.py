@@ -59,8 +59,8 @@ class Deals(Protocol):
 @njit(cache=True)
 def _sample_listed(seed, first, cdf, private, public, strength, index, out_private, out_public, out_strength):
     """Deals ``first ..`` of stream ``seed`` drawn from the list, each copied into the batch's
-    arrays as it is drawn (numpy's fancy indexing of the three arrays afterwards took twice
-    as long as the draws: a fifth of Leduc's MCCFR iteration went to dealing)."""
+    arrays as it is drawn: numpy's fancy indexing of the three arrays afterwards made a Leduc
+    deal cost 62-81 ns instead of 50 (a Leduc MCCFR iteration takes about 1.5 us)."""
     for i in range(index.shape[0]):
         _, u = splitmix(stream(seed, first + i))
         d = categorical_cdf(cdf, u)

@@ -59,7 +59,7 @@ def cdf_features(atoms: np.ndarray, n_bins: int, gaps: np.ndarray) -> np.ndarray
 def _cdf_rows(atoms, n_bins, gaps, out, lo, hi):
     """:func:`cdf_features` of the rows ``lo .. hi - 1`` into ``out``."""
     m = atoms.shape[1]
-    h = np.empty(n_bins, np.float64)  # once per call: an allocation per row cost more than the row
+    h = np.empty(n_bins, np.float64)  # once per call, not per row (see blueprint/deals.py's deal_range)
     for i in range(lo, hi):
         for k in range(n_bins):
             h[k] = 0.0
