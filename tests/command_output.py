@@ -36,3 +36,11 @@ def last_json(output: str | subprocess.CompletedProcess | Result) -> Any:
     except json.JSONDecodeError as error:
         tail = text.strip()[-TAIL:]
         raise AssertionError(f"the last line is not JSON ({error}){exited}; the output ends:\n{tail}") from None
+
+
+def succeeded(result: Result) -> Any:
+    """The JSON result of a click command that must have exited with status 0: the last line
+    of its standard output (its standard error, which click's ``output`` mixes in, left out).
+    A non-zero status fails showing everything the command printed."""
+    assert result.exit_code == 0, result.output
+    return last_json(result.stdout)

@@ -7,13 +7,22 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from tests.command_output import last_json
+from tests.command_output import last_json, succeeded
 
 
 @click.command()
 def report():
     click.echo("training... done")
     click.echo('{"iterations": 10}')
+
+
+@click.command()
+@click.option("--fail", is_flag=True)
+def report_then_log(fail):
+    click.echo('{"iterations": 10}')
+    click.echo("saved", err=True)
+    if fail:
+        raise click.UsageError("bad option")
 
 
 def test_the_last_non_empty_line_of_a_text_is_parsed():
@@ -34,3 +43,12 @@ def test_output_that_does_not_end_in_json_fails_showing_its_tail():
         last_json(subprocess.CompletedProcess(["gamesolve"], 2, stdout="Error: no such game 'chess'\n"))
     with pytest.raises(AssertionError, match="printed nothing"):
         last_json("\n \n")
+
+
+def test_a_succeeded_command_is_read_from_its_standard_output_alone():
+    assert succeeded(CliRunner().invoke(report_then_log)) == {"iterations": 10}
+
+
+def test_a_failed_command_fails_showing_what_it_printed():
+    with pytest.raises(AssertionError, match="bad option"):
+        succeeded(CliRunner().invoke(report_then_log, ["--fail"]))

@@ -26,7 +26,7 @@ from gamesolve_nlth.evaluate.stakes import EQUITY_EDGES, STRENGTH_EDGES, StakesT
 from gamesolve_nlth.evaluator import equity_vs_hand
 from gamesolve.game.poker_form import RAISE
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, action_raise_to
-from tests.command_output import last_json
+from tests.command_output import succeeded
 
 
 @pytest.fixture(scope="module")
@@ -36,12 +36,6 @@ def nlth_host():
 
 def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
-
-
-def succeeded(result):
-    """A command that exited with 0: its JSON result (tests/command_output.py)."""
-    assert result.exit_code == 0, result.output
-    return last_json(result)
 
 
 # ---- hole-card pairs and equities -------------------------------------------------------------

@@ -8,7 +8,6 @@ import pytest
 import gamesolve_kuhn.plugin
 from gamesolve import cli as cli_module
 from gamesolve.plugins import make_plugin_manager
-from tests.command_output import last_json
 
 
 @pytest.fixture(scope="session")
@@ -24,9 +23,3 @@ def run(os_host, monkeypatch):
 
     monkeypatch.setattr(cli_module, "plugin_host", lambda dirs=(): os_host)
     return lambda *args: CliRunner().invoke(cli_module.cli, [str(a) for a in args])
-
-
-def succeeded(result) -> dict:
-    """A command that exited with 0: its JSON result (tests/command_output.py), from its standard output."""
-    assert result.exit_code == 0, result.output
-    return last_json(result.stdout)

@@ -13,7 +13,7 @@ from gamesolve.evaluate.best_response import evaluate_policy
 from gamesolve.game.compile import compiled_tree
 from gamesolve.openspiel.policy import from_tabular_policy, policy_table, to_tabular_policy
 from gamesolve.solve.cfr import TABULAR_ALGORITHMS, TabularCFR
-from tests.openspiel.conftest import succeeded
+from tests.command_output import succeeded
 
 pyspiel = pytest.importorskip("pyspiel")
 pytestmark = pytest.mark.oracle
