@@ -7,14 +7,26 @@ the last regrets), for the six-player `tiny` preset:
 """
 
 import sys
-from gamesolve_nlth.state import NLTHGame
+
+from gamesolve.solve.mccfr_solver import checkpoint_trainer
 from gamesolve_nlth.blueprint.form import nlth_form
 from gamesolve_nlth.blueprint.presets import blueprint_preset
 from gamesolve_nlth.blueprint.summary import opening_summary
-from gamesolve.solve.mccfr_solver import checkpoint_trainer
-game = NLTHGame(players=6)
-form = nlth_form(game, blueprint_preset("tiny"))
-tr = checkpoint_trainer(sys.argv[1], form)
-for name, rows in (("average", tr.average_rows()), ("current", tr.current_rows())):
-    print(name)
-    print("\n".join(opening_summary(game, form, rows, tr.node_offset)["summary"]))
+from gamesolve_nlth.state import NLTHGame
+
+
+def print_charts(game, form, trainer) -> None:
+    """The opening chart of the trainer's average strategy, then of its last iterate."""
+    for name, rows in (("average", trainer.average_rows()), ("current", trainer.current_rows())):
+        print(name)
+        print("\n".join(opening_summary(game, form, rows, trainer.node_offset)["summary"][1:]))
+
+
+def main() -> None:
+    game = NLTHGame(players=6)
+    form = nlth_form(game, blueprint_preset("tiny"))
+    print_charts(game, form, checkpoint_trainer(sys.argv[1], form))
+
+
+if __name__ == "__main__":
+    main()

@@ -14,8 +14,8 @@ import attrs
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
 from gamesolve_nlth.blueprint.form import nlth_form
 from gamesolve_nlth.blueprint.presets import blueprint_preset
-from gamesolve_nlth.blueprint.summary import opening_summary
 from gamesolve_nlth.state import NLTHGame
+from opening_iterates import print_charts
 
 
 def main() -> None:
@@ -33,9 +33,7 @@ def main() -> None:
     trainer = MCCFRTrainer(form, MCCFRConfig.from_options(form.mccfr_defaults), threads=args.threads, seed=args.seed)
     trainer.run(minutes=args.minutes)
     print(f"iterations {trainer.counters.iteration:,}")
-    for name, rows in (("average", trainer.average_rows()), ("current", trainer.current_rows())):
-        print(name)
-        print("\n".join(opening_summary(game, form, rows, trainer.node_offset)["summary"][1:]))
+    print_charts(game, form, trainer)
 
 
 if __name__ == "__main__":
