@@ -6,8 +6,9 @@ the last regrets), for the six-player `tiny` preset:
     python benchmarks/opening_iterates.py RUN
 """
 
-import sys
+import argparse
 
+from gamesolve.errors import StoreError
 from gamesolve.solve.mccfr_solver import checkpoint_trainer
 from gamesolve_nlth.blueprint.form import nlth_form
 from gamesolve_nlth.blueprint.presets import blueprint_preset
@@ -23,9 +24,16 @@ def print_charts(game, form, trainer) -> None:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("run", help="the folder of a six-player tiny run (gamesolve solve --game nlth --out RUN)")
+    args = ap.parse_args()
     game = NLTHGame(players=6)
     form = nlth_form(game, blueprint_preset("tiny"))
-    print_charts(game, form, checkpoint_trainer(sys.argv[1], form))
+    try:
+        trainer = checkpoint_trainer(args.run, form)
+    except StoreError as exc:
+        ap.error(str(exc))
+    print_charts(game, form, trainer)
 
 
 if __name__ == "__main__":

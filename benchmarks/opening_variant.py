@@ -12,6 +12,7 @@ import argparse
 import attrs
 
 from gamesolve.solve.mccfr import MCCFRConfig, MCCFRTrainer
+from gamesolve_nlth.betting.action_abstraction import AbstractionError, action_abstraction
 from gamesolve_nlth.blueprint.form import nlth_form
 from gamesolve_nlth.blueprint.presets import blueprint_preset
 from gamesolve_nlth.state import NLTHGame
@@ -27,6 +28,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.minutes <= 0:
         ap.error("minutes must be positive")
+    try:
+        action_abstraction(args.actions)  # a bad name or file: one line, before the tree is built
+    except AbstractionError as exc:
+        ap.error(str(exc))
     game = NLTHGame(players=6)
     form = nlth_form(game, attrs.evolve(blueprint_preset("tiny"), actions=args.actions))
     print(f"nodes {form.num_nodes:,}", flush=True)
