@@ -87,15 +87,19 @@ class TabularCFR:
         self.iterations = 0
         self.regrets = np.zeros(tree.num_slots)
         self.avg = np.zeros(tree.num_slots)
-        self._W = tree.weights(tree.uniform_policy())
-        self._edge_player = edge_players(tree)
-        self._index = player_index(tree)
-        self._utility_t = np.ascontiguousarray(tree.utility.T)
-        self._child_w = np.ascontiguousarray(tree.edge_w[tree.child_list])
         n = tree.num_nodes
-        self._own = np.empty(n)
-        self._others = np.empty(n)
-        self._value = np.empty(n)
+        c = config
+        # The kernel's arguments, built once (the arrays are updated in place) and passed as
+        # plain tuples, which numba's dispatch types fastest (:func:`~K.cfr_run`).
+        self._bundles = tuple(tuple(bundle) for bundle in (
+            K.TreeArrays(tree.parent, tree.edge_w, edge_players(tree), tree.child_start, tree.child_list,
+                         np.ascontiguousarray(tree.edge_w[tree.child_list]), np.ascontiguousarray(tree.utility.T),
+                         tree.infoset_slot_start),
+            K.PlayerIndex(*player_index(tree)),
+            K.Tables(tree.weights(tree.uniform_policy()), self.regrets, self.avg),
+            K.Settings(c.rm_plus, c.discount, float(c.alpha), float(c.beta), float(c.gamma), self.order == "openspiel"),
+            K.Scratch(np.empty(n), np.empty(n), np.empty(n)),
+        ))  # fmt: skip
 
     def run(self, iterations: int, batch: int = 0, on_batch: Callable[[int], None] | None = None) -> None:
         """Run ``iterations`` more iterations, calling ``on_batch(done)`` after each batch."""
@@ -117,18 +121,7 @@ class TabularCFR:
         self._kernel(self.iterations + 1, self.iterations)
 
     def _kernel(self, first: int, last: int) -> None:
-        t = self.tree
-        c = self.config
-        nodes_start, nodes, infosets_start, infosets, first_node = self._index
-        K.cfr_run(
-            K.TreeArrays(t.parent, t.edge_w, self._edge_player, t.child_start, t.child_list, self._child_w, self._utility_t,
-                         t.infoset_slot_start),
-            K.PlayerIndex(nodes_start, nodes, infosets_start, infosets, first_node),
-            K.Tables(self._W, self.regrets, self.avg),
-            K.Settings(c.rm_plus, c.discount, float(c.alpha), float(c.beta), float(c.gamma), self.order == "openspiel"),
-            K.Scratch(self._own, self._others, self._value),
-            first, last,
-        )  # fmt: skip
+        K.cfr_run(*self._bundles, first, last)
 
     def average_policy(self) -> np.ndarray:
         """Slot-indexed average strategy (uniform at never-reached infosets)."""
