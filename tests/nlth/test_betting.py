@@ -2,6 +2,8 @@
 
 import json
 
+import attrs
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,11 @@ from gamesolve_nlth.state import NLTHGame, raise_action
 @pytest.fixture(scope="module")
 def tiny_tree():
     return build_betting_tree(PRESETS["tiny"])
+
+
+def without_limps(abstraction: ActionAbstraction) -> ActionAbstraction:
+    first, *later = abstraction.rounds
+    return attrs.evolve(abstraction, rounds=(attrs.evolve(first, limp=False), *later))
 
 
 def test_first_decision_is_under_the_gun_with_fold_call_pot_raise_and_all_in(tiny_tree):
@@ -58,6 +65,29 @@ def test_small_preset_paths_are_legal_too():
         replay(tree, rng, players=3)
 
 
+@pytest.mark.parametrize("players", [2, 6])
+def test_without_open_limps_a_player_first_in_raises_or_folds(players):
+    tree = build_betting_tree(without_limps(PRESETS["tiny"]), players=players)
+    limps = others = 0
+    for node in np.flatnonzero((tree["node_kind"] == DECISION) & (tree["node_round"] == 0)):
+        kids = slice(tree["child_start"][node], tree["child_start"][node + 1])
+        unopened = tree["commit"][node].max() == 100  # the big blind is the largest bet: no raise yet
+        has_call = CALL in tree["action_kind"][kids].tolist()
+        limps += unopened and has_call
+        others += not unopened and has_call
+        assert RAISE in tree["action_kind"][kids].tolist() or not unopened
+    assert limps == 0 and others > 0
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        replay(tree, rng, players=players)  # every path legal, chips as the engine's
+
+
+def test_without_open_limps_later_rounds_still_check():
+    tree = build_betting_tree(without_limps(PRESETS["tiny"]), players=2)
+    flop = np.flatnonzero((tree["node_kind"] == DECISION) & (tree["node_round"] == 1))
+    assert all(CALL in tree["action_kind"][tree["child_start"][n] : tree["child_start"][n + 1]].tolist() for n in flop)
+
+
 def test_sizes_are_clipped_and_merged():
     # Every size far above the stack collapses into the single all-in.
     huge = ActionAbstraction.from_dict({"rounds": [{"raise_sizes": [[50.0, 80.0]], "max_raises": 1}] * 4})
@@ -94,6 +124,12 @@ def test_memoised_count_equals_the_walk_of_every_node(preset, players, stack):
     assert count_betting_tree(PRESETS[preset], players, stack) == walk_betting_tree(PRESETS[preset], players, stack)
 
 
+@pytest.mark.parametrize("players, stack", [(6, 10_000), (3, 250)])
+def test_memoised_count_equals_the_walk_without_open_limps(players, stack):
+    abstraction = without_limps(PRESETS["small"])
+    assert count_betting_tree(abstraction, players, stack) == walk_betting_tree(abstraction, players, stack)
+
+
 def test_pluribus_first_decision_has_fold_call_and_fourteen_raises():
     # The supplement: "between one and 14 different raise sizes depending on the decision point".
     kinds, amounts = np.zeros(32, np.int64), np.zeros(32, np.int64)
@@ -117,9 +153,18 @@ def test_toml_round_trip(tmp_path):
     path.write_text('name = "mine"\n[[rounds]]\nraise_sizes = [[0.5, 1.0]]\n' + '[[rounds]]\nraise_sizes = [[1.0]]\nmax_raises = 1\n' * 3)
     abstraction = action_abstraction(str(path))
     assert abstraction.name == "mine" and abstraction.rounds[0].raise_sizes == ((0.5, 1.0),)
+    assert abstraction.rounds[0].limp and ActionAbstraction.from_dict(abstraction.to_dict()) == abstraction
 
 
-@pytest.mark.parametrize("bad", [{"rounds": []}, {"rounds": [{"raise_sizes": [[-1.0]]}] * 4}, {}])
+def test_toml_limp_false_is_read_and_kept(tmp_path):
+    path = tmp_path / "a.toml"
+    path.write_text('[[rounds]]\nraise_sizes = [[1.0]]\nlimp = false\n' + '[[rounds]]\nraise_sizes = [[1.0]]\n' * 3)
+    abstraction = action_abstraction(str(path))
+    assert not abstraction.rounds[0].limp and ActionAbstraction.from_dict(abstraction.to_dict()) == abstraction
+
+
+@pytest.mark.parametrize("bad", [{"rounds": []}, {"rounds": [{"raise_sizes": [[-1.0]]}] * 4}, {},
+                                 {"rounds": [{"raise_sizes": [[1.0]], "limp": "no"}] * 4}])
 def test_malformed_abstractions_are_refused(bad):
     with pytest.raises(AbstractionError):
         ActionAbstraction.from_dict(bad)
@@ -154,7 +199,7 @@ def test_count_stays_exact_when_the_memo_table_is_full(monkeypatch):
 
     def recording(*args):
         result = count_memoised(*args)
-        filled.append(int(args[7][0]))  # the table's entries after this subtree
+        filled.append(int(args[8][0]))  # the table's entries after this subtree
         return result
 
     monkeypatch.setattr(tree_count, "count_memoised", recording)

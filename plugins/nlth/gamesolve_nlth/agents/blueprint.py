@@ -179,6 +179,8 @@ class BlueprintAgent(Agent):
                 k = self._child(node, FOLD)
             elif action == CHECK_CALL:
                 k = self._child(node, CALL)
+                if k is None:  # an open limp where the tree has none: the nearest bet, its smallest raise
+                    k = self._raise_edges(node, line, t)[0][0]
             else:
                 edges, sizes = self._raise_edges(node, line, t)
                 if not edges:

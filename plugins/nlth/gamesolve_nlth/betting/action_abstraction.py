@@ -4,7 +4,9 @@ A raise size is a fraction of the pot *after calling* (1.0 = a pot-size raise): 
 of ``owe`` chips with ``pot`` chips committed in all, a fraction ``f`` raises to
 ``max_bet + f * (pot + owe)``. Sizes are clipped to the legal minimum raise and to the stack,
 and duplicates (e.g. several sizes that all become all-in) are merged. Fold and check/call are
-always available when legal. ``depth`` counts the bets and raises already made on the street
+always available when legal, but for an open limp where ``limp = false``: then a player
+first in preflop (the small blind included) raises or folds, as in most solvers' six-handed
+preflop trees. ``depth`` counts the bets and raises already made on the street
 (0 = the first bet, or the preflop open over the blinds); the last list repeats for deeper
 raises; no raise is offered once ``max_raises`` is reached.
 
@@ -15,6 +17,7 @@ Configured in TOML::
     raise_sizes = [[1.0], [1.0]]
     all_in = true
     max_raises = 2
+    limp = true           # preflop only: may a player call the big blind first in?
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class RoundActions:
     raise_sizes: tuple[tuple[float, ...], ...]  # per raise depth, pot fractions
     all_in: bool = True
     max_raises: int = 3
+    limp: bool = True  # a call of the big blind with no raise yet (the first round's only)
 
     def __attrs_post_init__(self):
         for sizes in self.raise_sizes:
@@ -63,6 +67,7 @@ class ActionAbstraction:
                     raise_sizes=tuple(tuple(float(f) for f in depth) for depth in r.get("raise_sizes", [])),
                     all_in=bool(r.get("all_in", True)),
                     max_raises=int(r.get("max_raises", 3)),
+                    limp=_flag(r.get("limp", True), "limp"),
                 )
                 for r in data["rounds"]
             )
@@ -84,13 +89,14 @@ class ActionAbstraction:
         return {
             "name": self.name,
             "rounds": [
-                {"raise_sizes": [list(d) for d in r.raise_sizes], "all_in": r.all_in, "max_raises": r.max_raises}
+                {"raise_sizes": [list(d) for d in r.raise_sizes], "all_in": r.all_in, "max_raises": r.max_raises,
+                 "limp": r.limp}
                 for r in self.rounds
             ],
         }
 
-    def as_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(fractions[R, D, K], counts[R, D], all_in[R], max_raises[R])`` for the kernels."""
+    def as_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(fractions[R, D, K], counts[R, D], all_in[R], max_raises[R], limp[R])`` for the kernels."""
         depth = max(1, max(len(r.raise_sizes) for r in self.rounds))
         width = max(1, max((len(d) for r in self.rounds for d in r.raise_sizes), default=1))
         fractions = np.zeros((4, depth, width))
@@ -104,11 +110,18 @@ class ActionAbstraction:
                 counts[i, d] = len(sizes)
         all_in = np.array([r.all_in for r in self.rounds], dtype=np.bool_)
         max_raises = np.array([r.max_raises for r in self.rounds], dtype=np.int64)
-        return fractions, counts, all_in, max_raises
+        limp = np.array([r.limp for r in self.rounds], dtype=np.bool_)
+        return fractions, counts, all_in, max_raises, limp
 
 
-def _round(sizes, all_in=True, max_raises=3):
-    return RoundActions(tuple(tuple(d) for d in sizes), all_in, max_raises)
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise AbstractionError(f"{name} must be true or false, got {value!r}")
+    return value
+
+
+def _round(sizes, all_in=True, max_raises=3, limp=True):
+    return RoundActions(tuple(tuple(d) for d in sizes), all_in, max_raises, limp)
 
 
 PRESETS: dict[str, ActionAbstraction] = {

@@ -27,25 +27,27 @@ MAX_DEPTH = 128
 
 
 @njit(cache=True)
-def abstract_actions(s, fractions, counts, all_in, max_raises, kinds, amounts):
-    """The abstraction's actions at decision state ``s``: fold (if legal), check/call, then
-    raise-to amounts in increasing order, clipped to [min raise, all-in] and merged.
-    Writes ``kinds``/``amounts`` (amount = the player's bet after the action) and returns
-    how many."""
+def abstract_actions(s, fractions, counts, all_in, max_raises, limp, kinds, amounts):
+    """The abstraction's actions at decision state ``s``: fold (if legal), check/call (not an
+    open limp where ``limp[round]`` is false and a raise is offered), then raise-to amounts in
+    increasing order, clipped to [min raise, all-in] and merged. Writes ``kinds``/``amounts``
+    (amount = the player's bet after the action) and returns how many."""
     can_fold, _, call, lo, hi = E.legal(s)
     p = s[E.H_ACTOR]
     rnd = s[E.H_STREET]
     bet = s[E.BET + p]
+    raises = s[E.H_RAISES]
+    can_raise = lo >= 0 and raises < max_raises[rnd]
     k = 0
     if can_fold:
         kinds[k] = FOLD
         amounts[k] = bet
         k += 1
-    kinds[k] = CALL
-    amounts[k] = bet + call
-    k += 1
-    raises = s[E.H_RAISES]
-    if lo < 0 or raises >= max_raises[rnd]:
+    if limp[rnd] or raises > 0 or call == 0 or not can_raise:
+        kinds[k] = CALL
+        amounts[k] = bet + call
+        k += 1
+    if not can_raise:
         return k
     first = k
     depth = raises if raises < counts.shape[1] else counts.shape[1] - 1
@@ -89,7 +91,7 @@ def play_action(s, kind, amount):
 
 
 @njit(cache=True)
-def walk_tree(root, fractions, counts, all_in, max_raises, store, capacity,
+def walk_tree(root, fractions, counts, all_in, max_raises, limp, store, capacity,
               parent, node_kind, node_player, node_round, in_kind, in_amount, commit, folded,
               per_round_nodes, per_round_actions):  # fmt: skip
     """Depth-first walk in preorder. With ``store`` the node arrays (up to ``capacity``) are
@@ -134,7 +136,7 @@ def walk_tree(root, fractions, counts, all_in, max_raises, store, capacity,
             if store:
                 node_player[node] = actor
                 node_kind[node] = GOES_ON
-            k = abstract_actions(s, fractions, counts, all_in, max_raises, kinds[d], amounts[d])
+            k = abstract_actions(s, fractions, counts, all_in, max_raises, limp, kinds[d], amounts[d])
             per_round_nodes[rnd] += 1
             per_round_actions[rnd] += k
             n_act[d] = k
@@ -180,7 +182,7 @@ class TreeSize:
 
 
 def _walk(abstraction, players, stack, small_blind, big_blind, store, capacity):
-    fractions, counts, all_in, max_raises = abstraction.as_arrays()
+    fractions, counts, all_in, max_raises, limp = abstraction.as_arrays()
     root = new_root(players, stack, small_blind, big_blind)
     cap = capacity if store else 0
     arrays = {
@@ -196,7 +198,7 @@ def _walk(abstraction, players, stack, small_blind, big_blind, store, capacity):
     per_round_nodes = np.zeros(5, np.int64)
     per_round_actions = np.zeros(5, np.int64)
     count = walk_tree(
-        root, fractions, counts, all_in, max_raises, store, cap,
+        root, fractions, counts, all_in, max_raises, limp, store, cap,
         arrays["parent"], arrays["node_kind"], arrays["node_player"], arrays["node_round"],
         arrays["in_kind"], arrays["in_amount"], arrays["commit"], arrays["folded"],
         per_round_nodes, per_round_actions,

@@ -121,7 +121,7 @@ def _call_ends_hand(s):
 
 
 @njit(cache=True)
-def count_memoised(root, fractions, counts, all_in, max_raises, keys, vals, filled, min_store, max_slots, limit):
+def count_memoised(root, fractions, counts, all_in, max_raises, limp, keys, vals, filled, min_store, max_slots, limit):
     """The sizes (:data:`VALUES`) of the tree below ``root``, memoised in the open-addressing
     table ``keys``/``vals`` (``keys[:, 0] == -1``: a free slot; a power-of-two capacity;
     ``filled[0]`` entries), which is reused across calls and grows up to ``max_slots``.
@@ -158,7 +158,7 @@ def count_memoised(root, fractions, counts, all_in, max_raises, keys, vals, fill
                 d -= 1
                 continue
             rnd = s[E.H_STREET]
-            k = abstract_actions(s, fractions, counts, all_in, max_raises, kinds[d], amounts[d])
+            k = abstract_actions(s, fractions, counts, all_in, max_raises, limp, kinds[d], amounts[d])
             acc[d + 1, :] = 0
             acc[d + 1, 0] = 1
             acc[d + 1, 1 + rnd] = 1

@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from gamesolve.game.factored import DECISION
-from gamesolve.game.poker_form import FOLD, RAISE
+from gamesolve.game.poker_form import CALL, FOLD, RAISE
 from gamesolve_nlth.cards import RANKS
 from gamesolve_nlth.isomorphism import HandIndexer
 
@@ -82,9 +82,9 @@ def opening_summary(game, tree, rows, node_offset) -> dict:
         w = combos / combos.sum()
         raise_p = float((probs[:, kinds == RAISE].sum(axis=1) * w).sum())
         fold_p = float((probs[:, kinds == FOLD].sum(axis=1) * w).sum())
+        call_p = float((probs[:, kinds == CALL].sum(axis=1) * w).sum())  # 0 where the tree has no open limp
         all_in = (kinds == RAISE) & (tree.edge_label[c0:c1] - raise_action(0) >= max(game.stacks))
         all_in_p = float((probs[:, all_in].sum(axis=1) * w).sum())
-        call_p = 1.0 - raise_p - fold_p
         pos = position_name(seat, game.num_players)
         table[pos] = {"raise": raise_p, "call": call_p, "fold": fold_p}
         showcase = ", ".join(
