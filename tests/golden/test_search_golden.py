@@ -46,11 +46,10 @@ def test_the_blueprints_are_the_ones_the_record_was_made_with(players, golden_hu
 
 #: The hands of each table every run compares (``-m slow``: every hand), whole deals: the same
 #: hands of the record (a match's first hands do not depend on its length,
-#: :func:`record.first_hands`). The first 40 heads-up hands of both tables hold 28 of the 75
-#: searched decisions, in every round (the first river search is hand 37, against random: 8
-#: of 18 s); the first 24 six-player hands (4 of the 9 deals) hold 5 of the 16, in every round
-#: (11 of 18 s: a search there takes about a second).
-FIRST_HANDS = {"heads_up": 40, "six_player": 24}
+#: :func:`record.first_hands`). The first 46 heads-up hands of both tables hold 21 of the 46
+#: searched decisions, in every round (the first river search is hand 45, against tag); the
+#: first 24 six-player hands (4 of the 9 deals) hold 5 of the 7, in every round.
+FIRST_HANDS = {"heads_up": 46, "six_player": 24}
 
 
 def _compare_tables(name: str, store, every_hand: bool) -> None:

@@ -24,12 +24,12 @@ def without_limps(abstraction: ActionAbstraction) -> ActionAbstraction:
     return attrs.evolve(abstraction, rounds=(attrs.evolve(first, limp=False), *later))
 
 
-def test_first_decision_is_under_the_gun_with_fold_call_pot_raise_and_all_in(tiny_tree):
+def test_first_decision_is_under_the_gun_with_fold_pot_raise_and_all_in(tiny_tree):
     t = tiny_tree
     assert t["node_player"][0] == 2  # seat 0 small blind, seat 1 big blind
     kids = slice(t["child_start"][0], t["child_start"][1])
-    assert t["action_kind"][kids].tolist() == [FOLD, CALL, RAISE, RAISE]
-    assert t["action_amount"][kids].tolist() == [0, 100, 350, 10000]  # pot raise: 100 + (150 + 100)
+    assert t["action_kind"][kids].tolist() == [FOLD, RAISE, RAISE]  # tiny has no open limp
+    assert t["action_amount"][kids].tolist() == [0, 350, 10000]  # pot raise: 100 + (150 + 100)
 
 
 def replay(tree, rng, players=6):
@@ -183,16 +183,16 @@ def test_info_reports_exact_sizes_per_round():
     result = CliRunner().invoke(info_command, ["--preset", "tiny", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["public_nodes"] == 1_801_680 and data["action_sequences"] == 1_801_679
-    assert data["decision_nodes"] == sum(r["decision_nodes"] for r in data["rounds"]) == 900_492
+    assert data["public_nodes"] == 234_455 and data["action_sequences"] == 234_454
+    assert data["decision_nodes"] == sum(r["decision_nodes"] for r in data["rounds"]) == 117_196
     assert [r["infosets"] for r in data["rounds"]] == [r["decision_nodes"] * b for r, b in zip(data["rounds"], data["buckets"])]
 
 
 def test_count_stays_exact_when_the_memo_table_is_full(monkeypatch):
     from gamesolve_nlth.betting import tree_count
 
-    # The tiny six-player tree (1.8 M nodes; the small preset's 9.6 M took seconds more for
-    # the same check): 5,924 states are worth storing, the table holds 512 of them.
+    # The tiny six-player tree (234,455 nodes; the small preset's 9.6 M took seconds more for
+    # the same check): more states are worth storing than the table's 512.
     monkeypatch.setattr(tree_count, "MAX_SLOTS", 1 << 10)
     filled = []
     count_memoised = tree_count.count_memoised

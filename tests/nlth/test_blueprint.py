@@ -38,9 +38,9 @@ def test_bytes_per_allocated_infoset_action_are_reported(trained):
 def test_blueprint_store_holds_a_strategy_per_reached_infoset(trained):
     out, _ = trained
     store = StrategyStore(out / "blueprint")
-    node = 0  # the first decision: under the gun, fold / call / pot raise / all-in
+    node = 0  # the first decision: under the gun, fold / pot raise / all-in (tiny has no open limp)
     probs = store.probabilities(node, 168)
-    assert len(probs) == 4 and probs.sum() == pytest.approx(1.0)
+    assert len(probs) == 3 and probs.sum() == pytest.approx(1.0)
 
 
 def test_continuation_strategies_are_one_action_per_infoset_in_few_bits(trained):
@@ -115,7 +115,7 @@ def test_without_a_budget_the_preset_trains_for_its_default_minutes(trained):
     from gamesolve_nlth.state import NLTHGame
 
     tree = nlth_form(NLTHGame(players=6), PRESETS["tiny"])
-    assert tree.default_minutes == PRESETS["tiny"].minutes == 3.0
+    assert tree.default_minutes == PRESETS["tiny"].minutes == 2.0
 
 
 def test_memory_estimate_matches_the_trainers_tables_and_tree(trained):

@@ -98,9 +98,9 @@ def machine_with(monkeypatch, ram: int) -> None:
 
 
 def test_solve_refuses_a_preset_larger_than_this_machine_with_the_estimate(run, monkeypatch):
-    machine_with(monkeypatch, 2**28)  # tiny needs 0.4 GiB
+    machine_with(monkeypatch, 2**24)  # tiny needs 0.1 GiB
     solve = run("solve", "--game", "nlth", "--preset", "tiny", "--iterations", "10")
-    assert solve.exit_code == 2 and "needs about 0.4 GiB" in solve.stderr and "with lazy allocation" in solve.stderr
+    assert solve.exit_code == 2 and "needs about 0.1 GiB" in solve.stderr and "with lazy allocation" in solve.stderr
 
 
 def test_solve_stops_counting_a_tree_ten_times_too_large_for_this_machine(run, monkeypatch):

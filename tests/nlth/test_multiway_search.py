@@ -473,12 +473,12 @@ def test_an_unknown_heads_up_flop_mode_is_refused_naming_the_modes():
 
 # ---- the first round: the blueprint, unless an opponent raises far off its sizes ---------------
 def first_round_to_the_agent(agent, raise_to):
-    """Seat 3 limps, seats 4 and 5 fold, the button (seat 0) raises to ``raise_to``: four
-    players are left and the agent (seat 1, the small blind) is to act."""
+    """Seats 3, 4 and 5 fold, the button (seat 0) raises to ``raise_to``: three players are
+    left and the agent (seat 1, the small blind) is to act."""
     game = agent.game
     agent.new_hand(1, 0)
     state, k = game.new_initial_state(), 0
-    script = {3: CHECK_CALL, 4: 0, 5: 0, 0: raise_action(raise_to)}
+    script = {3: 0, 4: 0, 5: 0, 0: raise_action(raise_to)}
     while state.current_player() != 1:
         p = state.current_player()
         action = FLOP_DECK[k] if p < 0 else script[p]
@@ -513,7 +513,7 @@ def test_a_first_round_raise_far_from_every_blueprint_size_is_searched(first_rou
     probe = game.new_initial_state()
     for c in FLOP_DECK[:12]:
         probe = probe.child(c)
-    probe = probe.child(CHECK_CALL).child(0).child(0)  # the button's decision
+    probe = probe.child(0).child(0).child(0)  # the button's decision
     far = max(blueprint_raises(agent, probe)) // 2 + 333
     assert min(abs(far - s) for s in blueprint_raises(agent, probe)) > 100
     state = first_round_to_the_agent(agent, far)
@@ -529,7 +529,7 @@ def test_a_first_round_raise_near_a_blueprint_size_plays_the_blueprint(first_rou
     probe = agent.game.new_initial_state()
     for c in FLOP_DECK[:12]:
         probe = probe.child(c)
-    probe = probe.child(CHECK_CALL).child(0).child(0)
+    probe = probe.child(0).child(0).child(0)
     near = min(blueprint_raises(agent, probe)) + 60
     state = first_round_to_the_agent(agent, near)
     agent.act(state, 1)

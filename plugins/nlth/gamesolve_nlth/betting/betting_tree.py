@@ -215,7 +215,7 @@ def walk_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, s
 
 
 FIRST_CAPACITY = 1 << 22
-"""Nodes :func:`build_betting_tree` makes room for first (the tiny tree has 1.8 million)."""
+"""Nodes :func:`build_betting_tree` makes room for first (the small preset's six-player tree, 9.6 million, grows it once)."""
 
 
 def build_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, small_blind=50, big_blind=100,
@@ -224,7 +224,7 @@ def build_betting_tree(abstraction: ActionAbstraction, players=6, stack=10_000, 
     put in and folds per node, action kind and amount per edge (see :func:`gamesolve_nlth.blueprint.form.nlth_form`)."""
     # One walk that stores, into arrays of a guessed capacity (np.zeros maps pages only where
     # written), walked again four times larger if the tree does not fit; not a counting walk
-    # first (the tiny tree's 1.8 M nodes: a second or two of every hold'em process's start).
+    # first (a second or two of a hold'em process's start on a tree of millions of nodes).
     capacity = min(FIRST_CAPACITY, max_nodes)
     while True:
         size, a = _walk(abstraction, players, stack, small_blind, big_blind, True, capacity)
