@@ -88,6 +88,13 @@ def test_without_open_limps_later_rounds_still_check():
     assert all(CALL in tree["action_kind"][tree["child_start"][n] : tree["child_start"][n + 1]].tolist() for n in flop)
 
 
+def test_without_open_limps_a_round_with_no_raise_still_calls():
+    no_raise = ActionAbstraction.from_dict({"rounds": [{"raise_sizes": [], "all_in": False, "limp": False}]
+                                            + [{"raise_sizes": [[1.0]]}] * 3})  # fmt: skip
+    tree = build_betting_tree(no_raise, players=2)
+    assert tree["action_kind"][tree["child_start"][0] : tree["child_start"][1]].tolist() == [FOLD, CALL]
+
+
 def test_sizes_are_clipped_and_merged():
     # Every size far above the stack collapses into the single all-in.
     huge = ActionAbstraction.from_dict({"rounds": [{"raise_sizes": [[50.0, 80.0]], "max_raises": 1}] * 4})

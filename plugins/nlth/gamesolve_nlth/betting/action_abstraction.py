@@ -128,8 +128,9 @@ PRESETS: dict[str, ActionAbstraction] = {
     # Trains in minutes with six players: a pot-size open or all-in preflop (then all-in
     # only), one pot-size bet per later round. First in, a player raises or folds (no open
     # limp): 234,455 public nodes with six players, against 1.8 M with limps, whose limped
-    # multiway pots were most of the tree; at equal iterations the blueprint without limps
-    # beat the one with them (docs/blueprint.md).
+    # multiway pots were most of the tree. At equal iterations the blueprints with and
+    # without limps played level; without, an iteration takes 0.58 of the time
+    # (docs/blueprint.md, "No open limp").
     "tiny": ActionAbstraction(
         "tiny",
         (

@@ -37,7 +37,8 @@ def abstract_actions(s, fractions, counts, all_in, max_raises, limp, kinds, amou
     rnd = s[E.H_STREET]
     bet = s[E.BET + p]
     raises = s[E.H_RAISES]
-    can_raise = lo >= 0 and raises < max_raises[rnd]
+    depth = raises if raises < counts.shape[1] else counts.shape[1] - 1
+    can_raise = lo >= 0 and raises < max_raises[rnd] and (counts[rnd, depth] > 0 or all_in[rnd])
     k = 0
     if can_fold:
         kinds[k] = FOLD
@@ -50,7 +51,6 @@ def abstract_actions(s, fractions, counts, all_in, max_raises, limp, kinds, amou
     if not can_raise:
         return k
     first = k
-    depth = raises if raises < counts.shape[1] else counts.shape[1] - 1
     mb = E.max_bet(s)
     base = E.pot(s) + (mb - bet)  # the pot after calling
     for j in range(counts[rnd, depth] + (1 if all_in[rnd] else 0)):
