@@ -129,7 +129,7 @@ PRESETS: dict[str, ActionAbstraction] = {
     # only), one pot-size bet per later round. First in, a player raises or folds (no open
     # limp): 234,455 public nodes with six players, against 1.8 M with limps, whose limped
     # multiway pots were most of the tree. At equal iterations the blueprints with and
-    # without limps played level; without, an iteration takes 0.58 of the time
+    # without limps played level; without, an iteration takes about half the time
     # (docs/blueprint.md, "No open limp").
     "tiny": ActionAbstraction(
         "tiny",
