@@ -163,6 +163,13 @@ def test_toml_round_trip(tmp_path):
     assert abstraction.rounds[0].limp and ActionAbstraction.from_dict(abstraction.to_dict()) == abstraction
 
 
+def test_a_flag_written_as_text_is_read_as_the_boolean_it_names():
+    # bool("false") is True: all_in = "false" once gave a tree with all-ins.
+    data = {"rounds": [{"raise_sizes": [[1.0]], "all_in": "false", "limp": "false"}] * 4}
+    first = ActionAbstraction.from_dict(data).rounds[0]
+    assert first.all_in is False and first.limp is False
+
+
 def test_toml_limp_false_is_read_and_kept(tmp_path):
     path = tmp_path / "a.toml"
     path.write_text('[[rounds]]\nraise_sizes = [[1.0]]\nlimp = false\n' + '[[rounds]]\nraise_sizes = [[1.0]]\n' * 3)
@@ -171,7 +178,8 @@ def test_toml_limp_false_is_read_and_kept(tmp_path):
 
 
 @pytest.mark.parametrize("bad", [{"rounds": []}, {"rounds": [{"raise_sizes": [[-1.0]]}] * 4}, {},
-                                 {"rounds": [{"raise_sizes": [[1.0]], "limp": "no"}] * 4}])
+                                 {"rounds": [{"raise_sizes": [[1.0]], "limp": "sometimes"}] * 4},
+                                 {"rounds": [{"raise_sizes": [[1.0]], "all_in": "sometimes"}] * 4}])
 def test_malformed_abstractions_are_refused(bad):
     with pytest.raises(AbstractionError):
         ActionAbstraction.from_dict(bad)

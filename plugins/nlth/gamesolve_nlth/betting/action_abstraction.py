@@ -28,6 +28,8 @@ from pathlib import Path
 import attrs
 import numpy as np
 
+from gamesolve.options import parse_boolean
+
 ROUND_NAMES = ("preflop", "flop", "turn", "river")
 
 
@@ -65,9 +67,9 @@ class ActionAbstraction:
             rounds = tuple(
                 RoundActions(
                     raise_sizes=tuple(tuple(float(f) for f in depth) for depth in r.get("raise_sizes", [])),
-                    all_in=bool(r.get("all_in", True)),
+                    all_in=parse_boolean(r.get("all_in", True), "all_in"),
                     max_raises=int(r.get("max_raises", 3)),
-                    limp=_flag(r.get("limp", True), "limp"),
+                    limp=parse_boolean(r.get("limp", True), "limp"),
                 )
                 for r in data["rounds"]
             )
@@ -112,12 +114,6 @@ class ActionAbstraction:
         max_raises = np.array([r.max_raises for r in self.rounds], dtype=np.int64)
         limp = np.array([r.limp for r in self.rounds], dtype=np.bool_)
         return fractions, counts, all_in, max_raises, limp
-
-
-def _flag(value, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise AbstractionError(f"{name} must be true or false, got {value!r}")
-    return value
 
 
 def _round(sizes, all_in=True, max_raises=3, limp=True):
