@@ -71,11 +71,13 @@ def cfr_run(tree, index, tables, cfg, scratch, t_first, t_last):
     own, others, value = scratch
     n_players = utility_t.shape[0]
     n_infosets = slot_start.shape[0] - 1
+    # ``W`` holds the regret-matching policy of the regrets so far: matched in full once, then
+    # row by row as a player's regrets change (alternating updates: every player's policy
+    # reflects the regrets so far, and only the updated player's rows have changed).
+    regret_matching(regrets, slot_start, W, 0, n_infosets)
     for t in range(t_first, t_last + 1):
         weight, pos_d, neg_d = discount_factors(t, discount, alpha, beta, gamma)
         for p in range(n_players):
-            # Alternating updates: every player's policy reflects the regrets so far.
-            regret_matching(regrets, slot_start, W, 0, n_infosets)
             forward_reach(parent, edge_w, edge_player, W, p, own, others)
             if action_order:
                 values_in_action_order(child_start, child_list, child_w, W, utility_t[p], value)
@@ -94,9 +96,12 @@ def cfr_run(tree, index, tables, cfg, scratch, t_first, t_last):
             for j in range(player_infosets_start[p], player_infosets_start[p + 1]):
                 info = player_infosets[j]
                 reach = own[infoset_first_node[info]] * weight
-                for s in range(slot_start[info], slot_start[info + 1]):
+                s0 = slot_start[info]
+                s1 = slot_start[info + 1]
+                for s in range(s0, s1):
                     avg[s] += reach * W[s]
                     regrets[s] = updated_regret(regrets[s], rm_plus, discount, pos_d, neg_d)
+                row_matching(regrets, s0, 1, s1 - s0, W, s0, False)
 
 
 @njit(cache=True)
