@@ -4,7 +4,7 @@ response use: reach probabilities forward, expected values backward."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, uintp
 
 from gamesolve.game.explicit_tree import DECISION, ExplicitTree
 
@@ -21,12 +21,16 @@ def edge_players(tree: ExplicitTree) -> np.ndarray:
 @njit(cache=True)
 def forward_reach(parent, edge_w, edge_player, W, player, own, others):
     """Reach probabilities in preorder: ``own`` (player's own actions) and ``others``
-    (chance and every other player), so that ``own * others`` is the full reach."""
+    (chance and every other player), so that ``own * others`` is the full reach.
+
+    The indices read from the tree are cast to ``uintp``: numba then skips negative-index
+    wraparound on them (a compare and an add per access), about a third of this walk's time
+    on Leduc (an in-process A/B; the tree's parents and slots are never negative past the root)."""
     own[0] = 1.0
     others[0] = 1.0
     for c in range(1, parent.shape[0]):
-        par = parent[c]
-        x = W[edge_w[c]]
+        par = uintp(parent[c])
+        x = W[uintp(edge_w[c])]
         if edge_player[c] == player:
             own[c] = own[par] * x
             others[c] = others[par]

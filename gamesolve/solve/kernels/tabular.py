@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from numba import njit
+from numba import njit, uintp
 
 from gamesolve.game.tree_walks import backward_values, forward_reach, values_in_action_order
 from gamesolve.solve.kernels.regret_matching import discount_factors, updated_regret
@@ -83,19 +83,22 @@ def cfr_run(tree, index, tables, cfg, scratch, t_first, t_last):
                 values_in_action_order(child_start, child_list, child_w, W, utility_t[p], value)
             else:
                 backward_values(parent, edge_w, W, utility_t[p], value)
+            # Indices read from the arrays as ``uintp``: no negative-index wraparound
+            # (:func:`~gamesolve.game.tree_walks.forward_reach`).
             for j in range(player_nodes_start[p], player_nodes_start[p + 1]):
-                node = player_nodes[j]
+                node = uintp(player_nodes[j])
                 cf = others[node]
                 if cf == 0.0:
                     continue
                 v = value[node]
-                s = edge_w[child_list[child_start[node]]]
-                for k in range(child_start[node], child_start[node + 1]):
-                    regrets[s] += cf * (value[child_list[k]] - v)
-                    s += 1
+                k0 = uintp(child_start[node])
+                k1 = uintp(child_start[node + 1])
+                slot = uintp(edge_w[uintp(child_list[k0])])  # a node's edges have consecutive slots
+                for k in range(k0, k1):
+                    regrets[slot + (k - k0)] += cf * (value[uintp(child_list[k])] - v)
             for j in range(player_infosets_start[p], player_infosets_start[p + 1]):
-                info = player_infosets[j]
-                reach = own[infoset_first_node[info]] * weight
+                info = uintp(player_infosets[j])
+                reach = own[uintp(infoset_first_node[info])] * weight
                 s0 = slot_start[info]
                 s1 = slot_start[info + 1]
                 for s in range(s0, s1):
