@@ -524,6 +524,39 @@ def test_a_first_round_raise_far_from_every_blueprint_size_is_searched(first_rou
     assert (form.term_kind == ROLLOUT).any() and not (form.node_kind == CHANCE).any()
 
 
+def first_round_limp_to_the_agent(agent):
+    """Seats 3, 4 and 5 fold and the button (seat 0) calls the big blind first in: an open
+    limp, which the tiny tree (``limp = false``) does not have; the agent (seat 1) is to act."""
+    game = agent.game
+    agent.new_hand(1, 0)
+    state, k = game.new_initial_state(), 0
+    script = {3: 0, 4: 0, 5: 0, 0: CHECK_CALL}
+    while state.current_player() != 1:
+        p = state.current_player()
+        action = FLOP_DECK[k] if p < 0 else script[p]
+        k += p < 0
+        agent.observe(state, action)
+        state = state.child(action)
+    return state
+
+
+def test_an_open_limp_where_the_blueprint_has_none_is_searched(first_round_agent):
+    agent = first_round_agent
+    state = first_round_limp_to_the_agent(agent)
+    assert agent.plan.mode == "first-round" and agent.root.history == state.history
+    agent.act(state, 1)
+    assert agent.decisions[-1].round == 0 and agent.decisions[-1].searched
+
+
+def test_a_limp_is_followed_in_the_beliefs_as_the_blueprints_smallest_raise():
+    from gamesolve_nlth.search.agent import _closest
+
+    actions = [0, raise_action(250), raise_action(400), raise_action(10_000)]
+    assert _closest(actions, CHECK_CALL) == 1
+    assert _closest([0, CHECK_CALL, raise_action(250)], CHECK_CALL) == 1
+    assert _closest([CHECK_CALL, raise_action(250)], 0) == 0
+
+
 def test_a_first_round_raise_near_a_blueprint_size_plays_the_blueprint(first_round_agent):
     agent = first_round_agent
     probe = agent.game.new_initial_state()

@@ -20,9 +20,11 @@ on, :class:`NLTHSearchDomain`, and the options of ``search:store=BP``:
   presets); an opponent's raise the subgame does not offer is added as its raise-to amount,
   a raise past the effective stack as the spot's all-in.
 * The first round plays the blueprint unless an opponent raises more than ``preflop_off``
-  (100) chips away from every blueprint raise at that point with at most four players left;
-  then the rest of the round is searched from the public state after that raise (beliefs
-  carried there by the blueprint), to the flop's leaves with continuation strategies.
+  (100) chips away from every blueprint raise at that point, or calls where the blueprint
+  has no call (an open limp into a tree without limps), with at most four players left;
+  then the rest of the round is searched from the public state after that action (beliefs
+  carried there by the blueprint, a limp's as its smallest raise), to the flop's leaves
+  with continuation strategies.
 """
 
 from __future__ import annotations
@@ -243,12 +245,19 @@ class NLTHSearchDomain:
     def triggers(self, state: NLTHState, player: int, action: int, seat: int) -> bool:
         """Supplement: in the first round, an opponent's raise more than ``preflop_off`` chips
         from every raise the blueprint has there, with at most four players left (and the
-        agent among them), makes the agent search the rest of the round."""
-        if state.street != 0 or action < 2 or self.config.preflop_off <= 0:
+        agent among them), makes the agent search the rest of the round. So does a call
+        where the blueprint has none (an open limp into a tree built with ``limp = false``):
+        it is off the tree too, and the blueprint follows it only as its smallest raise."""
+        if state.street != 0 or action < CHECK_CALL or self.config.preflop_off <= 0:
             return False
+        if action == CHECK_CALL and max(state.bets) > self.game.big_blind:
+            return False  # a call of a raise: the tree calls wherever it has the raise
         in_hand = [p for p, a in enumerate(state.in_hand) if a]
         if len(in_hand) > 4 or seat not in in_hand:
             return False
+        if action == CHECK_CALL:  # the real actions the blueprint plays here (any hand)
+            actions, _ = self.blueprint.range_probabilities(state, player, HAND_CARDS[:1].astype(np.int64))
+            return CHECK_CALL not in actions
         located = self.blueprint.locate_line(state, draw=False)
         store = self.blueprint.store
         if located is None or store.node_kind[located[0]] != DECISION:
@@ -387,10 +396,14 @@ def _real_action(state: NLTHState, label: int) -> int:
 
 def _closest(actions: list[int], action: int) -> int:
     """The column of ``action`` among the blueprint's real ``actions``, else of the nearest
-    one of its kind (raises by the ratio of raise-to amounts)."""
+    one of its kind (raises by the ratio of raise-to amounts). A call where the blueprint has
+    none (an open limp into a tree without limps) is its smallest raise, as the blueprint
+    agent follows it (:meth:`~gamesolve_nlth.agents.blueprint.BlueprintAgent.locate_line`)."""
     if action in actions:
         return actions.index(action)
     raises = [i for i, a in enumerate(actions) if a >= 2]
+    if action == CHECK_CALL and raises:
+        return min(raises, key=lambda i: action_raise_to(actions[i]))
     if action in (FOLD, CHECK_CALL) or not raises:
         return actions.index(CHECK_CALL) if CHECK_CALL in actions else 0
     to = action_raise_to(action)
