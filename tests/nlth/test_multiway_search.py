@@ -472,13 +472,13 @@ def test_an_unknown_heads_up_flop_mode_is_refused_naming_the_modes():
 
 
 # ---- the first round: the blueprint, unless an opponent raises far off its sizes ---------------
-def first_round_to_the_agent(agent, raise_to):
-    """Seats 3, 4 and 5 fold, the button (seat 0) raises to ``raise_to``: three players are
+def first_round_to_the_agent(agent, button_action):
+    """Seats 3, 4 and 5 fold, the button (seat 0) plays ``button_action``: three players are
     left and the agent (seat 1, the small blind) is to act."""
     game = agent.game
     agent.new_hand(1, 0)
     state, k = game.new_initial_state(), 0
-    script = {3: 0, 4: 0, 5: 0, 0: raise_action(raise_to)}
+    script = {3: 0, 4: 0, 5: 0, 0: button_action}
     while state.current_player() != 1:
         p = state.current_player()
         action = FLOP_DECK[k] if p < 0 else script[p]
@@ -516,7 +516,7 @@ def test_a_first_round_raise_far_from_every_blueprint_size_is_searched(first_rou
     probe = probe.child(0).child(0).child(0)  # the button's decision
     far = max(blueprint_raises(agent, probe)) // 2 + 333
     assert min(abs(far - s) for s in blueprint_raises(agent, probe)) > 100
-    state = first_round_to_the_agent(agent, far)
+    state = first_round_to_the_agent(agent, raise_action(far))
     assert agent.plan.mode == "first-round" and agent.root.history == state.history
     agent.act(state, 1)
     assert agent.decisions[-1].round == 0 and agent.decisions[-1].searched
@@ -524,25 +524,9 @@ def test_a_first_round_raise_far_from_every_blueprint_size_is_searched(first_rou
     assert (form.term_kind == ROLLOUT).any() and not (form.node_kind == CHANCE).any()
 
 
-def first_round_limp_to_the_agent(agent):
-    """Seats 3, 4 and 5 fold and the button (seat 0) calls the big blind first in: an open
-    limp, which the tiny tree (``limp = false``) does not have; the agent (seat 1) is to act."""
-    game = agent.game
-    agent.new_hand(1, 0)
-    state, k = game.new_initial_state(), 0
-    script = {3: 0, 4: 0, 5: 0, 0: CHECK_CALL}
-    while state.current_player() != 1:
-        p = state.current_player()
-        action = FLOP_DECK[k] if p < 0 else script[p]
-        k += p < 0
-        agent.observe(state, action)
-        state = state.child(action)
-    return state
-
-
 def test_an_open_limp_where_the_blueprint_has_none_is_searched(first_round_agent):
     agent = first_round_agent
-    state = first_round_limp_to_the_agent(agent)
+    state = first_round_to_the_agent(agent, CHECK_CALL)  # an open limp: the tiny tree has none
     assert agent.plan.mode == "first-round" and agent.root.history == state.history
     agent.act(state, 1)
     assert agent.decisions[-1].round == 0 and agent.decisions[-1].searched
@@ -564,6 +548,6 @@ def test_a_first_round_raise_near_a_blueprint_size_plays_the_blueprint(first_rou
         probe = probe.child(c)
     probe = probe.child(0).child(0).child(0)
     near = min(blueprint_raises(agent, probe)) + 60
-    state = first_round_to_the_agent(agent, near)
+    state = first_round_to_the_agent(agent, raise_action(near))
     agent.act(state, 1)
     assert agent.plan is None and not agent.decisions[-1].searched
