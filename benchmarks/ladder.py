@@ -70,13 +70,43 @@ def roster(table: str) -> dict[str, str]:
     return out
 
 
-def build_command(run: str, table: str) -> list[str]:
+def total_iterations(run: str) -> int:
+    """The iterations of ``run``'s schedule: its minutes at :data:`RATE`."""
     preset, minutes = BLUEPRINT_RUNS[run]
+    return minutes * RATE[preset]
+
+
+def build_command(run: str, table: str) -> list[str]:
+    preset, _ = BLUEPRINT_RUNS[run]
     rate = RATE[preset]
     options = [f"-o{key}={max(1, round(m * rate))}" for key, m in SCHEDULES[preset].items()]
     return [*GAMESOLVE, "solve", "--game", "nlth", "-p", f"players={2 if table == 'hu' else 6}", "--preset", preset,
-            "--iterations", str(minutes * rate), "--threads", "1", "--seed", str(SEED), *options,
+            "--iterations", str(total_iterations(run)), "--threads", "1", "--seed", str(SEED), *options,
             "--out", str(blueprint_dir(run, table)), "--json"]  # fmt: skip
+
+
+def build(run: str, table: str) -> None:
+    """Train ``run``'s blueprint, or continue a build that stopped (a crash, a session's end)
+    from its last checkpoint for the iterations it still owes: ``solve --resume`` runs
+    ``--iterations`` more, so the run's total stays the schedule's (a resumed run makes the
+    same tables as a straight one: ``tests/core/test_mccfr.py``)."""
+    from gamesolve.store.checkpoint import checkpoint_attrs
+
+    out = blueprint_dir(run, table)
+    total = total_iterations(run)
+    attrs = checkpoint_attrs(out) if (out / "LATEST").exists() else None
+    if attrs is None:
+        print(f"building {run} ({table})", flush=True)
+        command = build_command(run, table) + ["--force"]
+    else:
+        done = int(attrs["counters"]["iteration"])
+        if done >= total:
+            raise SystemExit(f"{out} has run {done:,} iterations, past the schedule's {total:,} and without a "
+                             "blueprint: move it away to build it again")  # fmt: skip
+        print(f"continuing {run} ({table}) from iteration {done:,} of {total:,}", flush=True)
+        command = [*GAMESOLVE, "solve", "--out", str(out), "--resume", "--iterations", str(total - done),
+                   "--threads", "1", "--json"]  # fmt: skip
+    subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
 
 
 def match_command(a: str, b: str, table: str, agents: dict[str, str]) -> list[str]:
@@ -227,10 +257,8 @@ def main(argv=None) -> None:
         if unknown:
             parser.error(f"unknown run {unknown[0]!r} (runs: {', '.join(BLUEPRINT_RUNS)})")
         for table, name in itertools.product(tables, runs):
-            if (blueprint_dir(name, table) / "blueprint").exists():
-                continue
-            print(f"building {name} ({table})", flush=True)
-            subprocess.run(build_command(name, table) + ["--force"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+            if not (blueprint_dir(name, table) / "blueprint").exists():
+                build(name, table)
     elif args.what == "run":
         for table in tables:
             agents = roster(table)

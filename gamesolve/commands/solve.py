@@ -36,9 +36,11 @@ class AlgoOption(click.Option):
 @click.option("--game", "game_name", default=None, help="Game name (see `gamesolve games`). With --resume: read from the store.")
 @click.option("--algo", cls=AlgoOption, default=None, help="Solver (see `gamesolve plugins`); default: the game's.")
 @click.option("--iterations", type=POSITIVE_INT, default=None,
-              help="Iterations to run (tabular solvers need it). With --minutes too, the run stops at whichever comes first.")
+              help="Iterations to run (tabular solvers need it). With --minutes too, the run stops at whichever comes first. "
+                   "With --resume: iterations more, on top of the store's.")
 @click.option("--minutes", type=POSITIVE_FLOAT, default=None,
-              help="Wall-clock budget of a sampling solver (mccfr, mccfr-p); nlth defaults to its preset's (tiny: 3).")
+              help="Wall-clock budget of a sampling solver (mccfr, mccfr-p); nlth defaults to its preset's (tiny: 2). "
+                   "With --resume: minutes more.")
 @click.option("--players", type=POSITIVE_INT, default=None, help="Number of players (or -p players=N); default: the game's.")
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter (repeatable; see `gamesolve games --json`).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
@@ -96,7 +98,8 @@ def solve(ctx, game_name, algo, iterations, minutes, players, params, out, force
         if options:
             raise InputError(f"-o {', '.join(sorted(options))}: a run's options are fixed when it starts; "
                              "--resume continues with the store's")  # fmt: skip
-        game_name, algo, players, params, preset = _resumed_run(host, out, game_name, algo, players, params, preset)
+        given_seed = None if _not_given(ctx, "seed") else seed
+        game_name, algo, players, params, preset = _resumed_run(host, out, game_name, algo, players, params, preset, given_seed)
     elif game_name is None:
         raise InputError("Missing option '--game' (or --resume with --out PATH to continue a run)")
     spec, game = make_game(host, game_name, players, params)
@@ -174,9 +177,9 @@ def _checkpoint_minutes(raw: str | None) -> float | None:
     return math.inf if minutes is None else minutes
 
 
-def _resumed_run(host, out: Path, game_name, algo, players, params, preset):
+def _resumed_run(host, out: Path, game_name, algo, players, params, preset, seed=None):
     """Game, algorithm, parameters and preset of the run stored at ``out`` (``--resume``);
-    any the user also gave must agree with the store."""
+    any the user also gave (``seed``: None if not given) must agree with the store."""
     from gamesolve.store import checkpoint as ckpt
     from gamesolve.store.outputs import a, describe, store_format
 
@@ -203,6 +206,8 @@ def _resumed_run(host, out: Path, game_name, algo, players, params, preset):
         raise InputError(f"{out} holds a {meta.get('game')} run, not {game_name}")
     if algo is not None and algo != meta.get("algo"):
         raise InputError(f"{out} holds an {meta.get('algo')} run, not {algo}")
+    if seed is not None and "seed" in meta and int(meta["seed"]) != seed:
+        raise InputError(f"{out} holds a run with --seed {meta['seed']}, not {seed}; --resume continues it as it was")
     try:
         spec = host.game_spec(meta.get("game"))
     except (RegistryError, UserError) as exc:

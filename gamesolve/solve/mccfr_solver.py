@@ -295,7 +295,7 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
             write_policy(
                 out / "policy", explicit, policy, trainer.explicit_policy(explicit, "current"),
                 algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
-                seed=request.seed, nash_conv=fields.get("nash_conv"),
+                seed=trainer.seed, nash_conv=fields.get("nash_conv"),
             )  # fmt: skip
     elif vector is not None:  # exact over the factored form (too big for an explicit tree)
         result.update(vector(trainer.node_offset, rows))
@@ -307,7 +307,8 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
         result.update(summary)
     if out is not None:
         write_strategy(
-            out / "blueprint", tree, rows, trainer.node_offset, seed=request.seed,
+            # The run's seed (the store's on --resume, not the command line's default).
+            out / "blueprint", tree, rows, trainer.node_offset, seed=trainer.seed,
             algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
         )  # fmt: skip
         result["store"] = str(out)

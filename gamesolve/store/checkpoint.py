@@ -181,6 +181,13 @@ def read_checkpoint(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dic
     return arrays, dict(group.attrs)
 
 
+def checkpoint_attrs(path: str | os.PathLike) -> dict[str, Any] | None:
+    """The attributes of the newest complete generation (its counters: how far the run got),
+    without reading its arrays; None before the first checkpoint."""
+    name = latest(path)
+    return None if name is None else dict(open_group(Path(path) / name, "checkpoint").attrs)
+
+
 class SnapshotSink:
     """Snapshots of the current strategy as uint16 zarr arrays, one sealed group per
     snapshot under ``PATH/snapshots``."""

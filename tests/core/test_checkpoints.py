@@ -58,6 +58,22 @@ def test_cli_resume_continues_the_iteration_count(tmp_path):
     assert {"nash_conv", "exploitability", "game_value", "seconds", "store"} <= set(result)
 
 
+def test_a_resumed_run_writes_the_strategy_store_a_straight_run_writes(tmp_path):
+    """Continuation strategies included: they are sampled with the run's seed, which --resume
+    reads from the store (the command line's --seed defaults to 0)."""
+    import zarr
+
+    straight, resumed = str(tmp_path / "straight"), str(tmp_path / "resumed")
+    run = ("solve", "--game", "leduc", "--algo", "mccfr-p", "--seed", "5", "--json")
+    solve_cli(*run, "--iterations", "10000", "--out", straight)
+    solve_cli(*run, "--iterations", "4000", "--out", resumed)
+    solve_cli("solve", "--out", resumed, "--resume", "--iterations", "6000", "--json")
+    a, b = (zarr.open_group(f"{path}/blueprint", mode="r") for path in (straight, resumed))
+    assert sorted(a.array_keys()) == sorted(b.array_keys()) and "continuation_1" in a.array_keys()
+    for name in a.array_keys():
+        assert np.array_equal(a[name][...], b[name][...]), name
+
+
 def test_cli_refuses_to_resume_another_games_run(tmp_path):
     out = str(tmp_path / "kuhn")
     solve_cli("solve", "--game", "kuhn", "--algo", "mccfr", "--iterations", "1000", "--out", out)

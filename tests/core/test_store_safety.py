@@ -118,6 +118,7 @@ def test_resume_refuses_what_disagrees_with_the_store(run, tmp_path):
     assert "holds an mccfr run, not mccfr-p" in one_line_error(run("solve", "--algo", "mccfr-p", "--out", out, "--resume", "--iterations", "5"))
     assert "players=2, not 3" in one_line_error(run("solve", "--players", "3", "--out", out, "--resume", "--iterations", "5"))
     assert "fixed when it starts" in one_line_error(run("solve", "--out", out, "--resume", "--iterations", "5", "-o", "prune_probability=0.2"))
+    assert "--seed 0, not 3" in one_line_error(run("solve", "--out", out, "--resume", "--iterations", "5", "--seed", "3"))
     assert "--resume needs --out" in one_line_error(run("solve", "--game", "leduc", "--resume", "--iterations", "5"))
 
 
