@@ -129,14 +129,17 @@ def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dic
         if stored.get("algo") != request.algo:
             raise StoreError(f"{out} holds an {stored.get('algo')} run, not {request.algo}")
         config = MCCFRConfig.from_options(stored["config"], legacy=True)  # legacy: a store on disk may say 10m
+        # The run's seed, for everything seeded after the training too (the strategy store's
+        # continuation strategies), not the command line's default.
+        request = attrs.evolve(request, seed=int(stored["seed"]))
         ckpt.clean_incomplete(out)
         resumable = ckpt.latest(out) is not None
         if not resumable:  # killed before its first checkpoint: start it afresh
             progress.note(f"{out} holds no checkpoint yet: its run starts from the beginning")
         if request.ray is not None:
-            trainer = _ray_trainer(request, tree, config, int(stored["seed"]), progress, resume=resumable)
+            trainer = _ray_trainer(request, tree, config, request.seed, progress, resume=resumable)
         else:
-            trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=int(stored["seed"]))
+            trainer = MCCFRTrainer(tree, config, threads=request.threads, seed=request.seed)
             if resumable:
                 if ckpt.is_sharded(out):
                     raise StoreError(f"{out} was trained on a Ray cluster; continue it with --ray (--ray local --workers 1 "
@@ -295,7 +298,7 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
             write_policy(
                 out / "policy", explicit, policy, trainer.explicit_policy(explicit, "current"),
                 algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
-                seed=trainer.seed, nash_conv=fields.get("nash_conv"),
+                seed=request.seed, nash_conv=fields.get("nash_conv"),
             )  # fmt: skip
     elif vector is not None:  # exact over the factored form (too big for an explicit tree)
         result.update(vector(trainer.node_offset, rows))
@@ -307,8 +310,7 @@ def _run(request: SolveRequest, progress: Progress, tree, trainer, config: MCCFR
         result.update(summary)
     if out is not None:
         write_strategy(
-            # The run's seed (the store's on --resume, not the command line's default).
-            out / "blueprint", tree, rows, trainer.node_offset, seed=trainer.seed,
+            out / "blueprint", tree, rows, trainer.node_offset, seed=request.seed,
             algo=request.algo, iterations=trainer.counters.iteration, seconds=trainer.counters.elapsed,
         )  # fmt: skip
         result["store"] = str(out)
