@@ -85,7 +85,7 @@ def build_command(run: str, table: str) -> list[str]:
             "--out", str(blueprint_dir(run, table)), "--json"]  # fmt: skip
 
 
-def build(run: str, table: str) -> None:
+def build_blueprint(run: str, table: str) -> None:
     """Train ``run``'s blueprint, or continue a build that stopped (a crash, a session's end)
     from its last checkpoint for the iterations it still owes: ``solve --resume`` runs
     ``--iterations`` more, so the run's total stays the schedule's (a resumed run makes the
@@ -258,7 +258,7 @@ def main(argv=None) -> None:
             parser.error(f"unknown run {unknown[0]!r} (runs: {', '.join(BLUEPRINT_RUNS)})")
         for table, name in itertools.product(tables, runs):
             if not (blueprint_dir(name, table) / "blueprint").exists():
-                build(name, table)
+                build_blueprint(name, table)
     elif args.what == "run":
         for table in tables:
             agents = roster(table)
