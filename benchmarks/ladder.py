@@ -94,7 +94,7 @@ def build_blueprint(run: str, table: str) -> None:
 
     out = blueprint_dir(run, table)
     total = total_iterations(run)
-    attrs = checkpoint_attrs(out) if (out / "LATEST").exists() else None
+    attrs = checkpoint_attrs(out)  # None for a folder that is missing or holds no checkpoint yet
     if attrs is None:
         print(f"building {run} ({table})", flush=True)
         command = build_command(run, table) + ["--force"]

@@ -250,12 +250,13 @@ class NLTHSearchDomain:
         it is off the tree too, and the blueprint follows it only as its smallest raise."""
         if state.street != 0 or action < CHECK_CALL or self.config.preflop_off <= 0:
             return False
-        if action == CHECK_CALL and max(state.bets) > self.game.big_blind:
-            return False  # a call of a raise: the tree calls wherever it has the raise
         in_hand = [p for p, a in enumerate(state.in_hand) if a]
         if len(in_hand) > 4 or seat not in in_hand:
             return False
-        if action == CHECK_CALL:  # the real actions the blueprint plays here (any hand)
+        if action == CHECK_CALL:
+            if max(state.bets) > self.game.big_blind:
+                return False  # a call of a raise: the tree calls wherever it has the raise
+            # An open limp: off the tree where the blueprint's real actions here (any hand) have no call.
             actions, _ = self.blueprint.range_probabilities(state, player, HAND_CARDS[:1].astype(np.int64))
             return CHECK_CALL not in actions
         located = self.blueprint.locate_line(state, draw=False)
