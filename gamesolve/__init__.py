@@ -12,11 +12,14 @@ except PackageNotFoundError:  # running from a source tree without installation
 
 # numba's on-disk cache does not notice edits to other modules a kernel calls, so the cache
 # folder is keyed by the version and the kernels' sources (gamesolve/cache_paths.py,
-# CONVENTIONS.md); `gamesolve cache clear` empties it.
+# CONVENTIONS.md); earlier builds' folders unused for two weeks are deleted, and `gamesolve
+# cache clear` empties it.
 if "NUMBA_CACHE_DIR" not in _os.environ:
-    from gamesolve.cache_paths import kernel_cache_dir as _kernel_cache_dir
+    from gamesolve.cache_paths import kernel_cache_dir as _kernel_cache_dir, mark_and_prune as _mark_and_prune
 
-    _os.environ["NUMBA_CACHE_DIR"] = str(_kernel_cache_dir(__version__))
+    _kernels = _kernel_cache_dir(__version__)
+    _os.environ["NUMBA_CACHE_DIR"] = str(_kernels)
+    _mark_and_prune(_kernels)
 
 from gamesolve.hookspecs import hookimpl  # noqa: E402
 

@@ -5,6 +5,8 @@ plugins' tables such as NLTH card abstractions; ``gamesolve cache clear`` emptie
 from __future__ import annotations
 
 import os
+import shutil
+import time
 from pathlib import Path
 
 
@@ -59,3 +61,49 @@ def kernel_digest() -> str:
                 if b"numba" in text:
                     digest.update(os.path.relpath(path, os.path.dirname(root)).encode() + b"\0" + text)
     return digest.hexdigest()
+
+
+KERNEL_CACHE_DAYS = 14
+"""Days a build's kernel folder may go unused before a later build's start deletes it."""
+
+_MARKER = ".last-used"
+_MARK_EVERY = 3600.0  # seconds: a process refreshes its build's marker (and prunes) at most this often
+
+
+def mark_and_prune(current: Path, max_age_days: float = KERNEL_CACHE_DAYS, now: float | None = None) -> list[Path]:
+    """Mark ``current`` (this build's kernel folder) as used and delete the other builds'
+    folders beside it that no process has used for ``max_age_days``; returns those deleted.
+
+    Every change to a kernel's source starts a new folder (:func:`kernel_cache_dir`), so without
+    this a developer's or an updating user's cache grows by a build's kernels (100-300 MB) at
+    each change, for ever. A folder's last use is its marker's time (a process touches it when it
+    starts, at most hourly), or the folder's own time for folders made before markers. Old
+    enough to be deleted means no process of that build started for two weeks; one still
+    running would make its folder again if it compiled. Never raises: a cache that cannot be
+    pruned must not stop a command."""
+    now = time.time() if now is None else now
+    deleted: list[Path] = []
+    try:
+        marker = current / _MARKER
+        try:
+            fresh = now - marker.stat().st_mtime < _MARK_EVERY
+        except FileNotFoundError:
+            fresh = False
+        if fresh:
+            return deleted  # marked (and pruned) within the hour
+        current.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        os.utime(marker, (now, now))
+        for folder in current.parent.iterdir():
+            if folder == current or not folder.is_dir():
+                continue
+            try:
+                used = (folder / _MARKER).stat().st_mtime
+            except FileNotFoundError:
+                used = folder.stat().st_mtime
+            if now - used > max_age_days * 86400:
+                shutil.rmtree(folder, ignore_errors=True)
+                deleted.append(folder)
+    except OSError:
+        pass
+    return deleted

@@ -8,7 +8,8 @@ its argument types, its seconds inclusive (with the callees it compiled while ty
 exclusive (without them), as wall time and as the compiling thread's processor time
 (``cpu_*``: on a busy machine the wall time is mostly waiting), its depth (0: compiled on a
 call from Python), and its owner: itself, or for numba's own overloads (``np.empty``...) the
-nearest kernel of ours that needed them. Lines are appended as compilations end, not at
+nearest kernel of ours that needed them, and ``end``, the wall clock (Unix seconds) when it
+ended, for a timeline of a command's compilations. Lines are appended as compilations end, not at
 exit: xdist workers and killed subprocesses may never run ``atexit``. A cache hit is no
 compilation and is not logged.
 """
@@ -63,7 +64,7 @@ if _DIR:
                 record = {"function": name, "owner": owner, "args": str(ev.data["args"]),
                           "inclusive": seconds, "exclusive": seconds - children,
                           "cpu_inclusive": cpu, "cpu_exclusive": cpu - cpu_children, "depth": len(stack),
-                          "failed": getattr(ev, "_exc_details", None) is not None, "pid": os.getpid(), "argv": " ".join(sys.argv[:4])}
+                          "failed": getattr(ev, "_exc_details", None) is not None, "pid": os.getpid(), "end": time.time(), "argv": " ".join(sys.argv[:4])}
                 with open(self.path, "a") as f:
                     f.write(json.dumps(record) + "\n")
 
