@@ -37,7 +37,7 @@ def main() -> None:
     ranks = np.empty((args.deals, args.players), np.int32)
 
     def run(count: int) -> None:
-        deal_range(1, 0, 0, count, args.players, deals.t_pre, deals.t_flop, deals.t_turn, deals.t_river,
+        deal_range(1, 0, 0, count, args.players, deals.preflop, deals.t_flop, deals.t_turn, deals.t_river,
                    deals.flop, deals.turn, deals.river, buckets, ranks)  # fmt: skip
 
     run(10)  # compile

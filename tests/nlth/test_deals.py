@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from gamesolve_nlth.blueprint.deals import HoldemDeals
+from gamesolve_nlth.blueprint.deals import HoldemDeals, preflop_table
 from gamesolve_nlth.isomorphism import HandIndexer
 
 
@@ -31,6 +31,14 @@ def test_preflop_buckets_follow_the_card_frequencies(source):
     pairs = [i for i in range(169) if len({c >> 2 for c in indexer.unindex(i, 0)}) == 1]
     share = np.isin(pre, pairs).mean()
     assert share == pytest.approx(78 / 1326, abs=0.01)  # 13 pairs x 6 combinations
+
+
+def test_the_preflop_lookup_is_the_indexers_class_of_the_two_cards_in_either_order():
+    indexer, table = HandIndexer((2,)), preflop_table()
+    for a in range(52):
+        for b in range(52):
+            if a != b:
+                assert table[a * 52 + b] == indexer.index([a, b], 0), (a, b)
 
 
 def test_ranks_are_seven_card_values(source):
