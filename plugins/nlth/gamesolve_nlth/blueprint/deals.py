@@ -13,7 +13,6 @@ from numba import njit
 from gamesolve.game.deals import DealBatch
 from gamesolve.rng import splitmix, stream, uniform_index
 from gamesolve.threads import run_blocks
-from gamesolve_nlth.evaluate.hands import HOLES, preflop_classes
 from gamesolve_nlth.evaluator import evaluate7
 from gamesolve_nlth.isomorphism import HandIndexer, index_row
 
@@ -81,10 +80,10 @@ def preflop_table() -> np.ndarray:
     """int64[52 * 52]: the preflop canonical class of the hole cards ``a, b`` at ``a * 52 + b``
     (either order; 0 where ``a == b``). A lookup per seat in :func:`deal_range` where an index
     computation was: 1.09-1.15x faster deals (docs/benchmarks.md)."""
+    a, b = np.divmod(np.arange(52 * 52), 52)
+    two = a != b
     table = np.zeros(52 * 52, np.int64)
-    classes = preflop_classes()
-    table[HOLES[:, 0] * 52 + HOLES[:, 1]] = classes
-    table[HOLES[:, 1] * 52 + HOLES[:, 0]] = classes
+    table[two] = HandIndexer((2,)).index_batch(np.stack([a[two], b[two]], axis=1), 0)
     return table
 
 
