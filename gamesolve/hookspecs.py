@@ -77,6 +77,20 @@ def gamesolve_compile_game(game, form, options):
 
 
 @hookspec(firstresult=True)
+def gamesolve_stand_in_form(game, options):
+    """A stand-in for the factored form ``gamesolve_compile_game(form="factored")`` gives
+    ``game`` with ``options``: the same tree and the same array types, made in seconds because
+    the slow tables are left out (nlth: a card abstraction of zeros, every hand in bucket 0).
+    ``gamesolve solve`` trains it for a few iterations in a second process while the real form
+    is built, so that the training's kernels are compiled by then (:mod:`gamesolve.solve.warm`).
+    Never trained for a result.
+
+    :return: the stand-in, or ``None`` (no stand-in: the kernels compile when first needed;
+        also for forms too large to build twice).
+    """
+
+
+@hookspec(firstresult=True)
 def gamesolve_write_hand_histories(game, hands, path):
     """Write the hands of a match as hand histories (``gamesolve match --hh PATH``).
 

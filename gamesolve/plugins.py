@@ -205,6 +205,16 @@ def _fill(pm: pluggy.PluginManager, hook_name: str, registry: Registry, failures
             _fail(failures, owner, exc, strict)
 
 
+def rebuild_game(name: str, params: dict[str, str], plugins_dirs: tuple[str, ...] = ()):
+    """The plugin host and the game ``name`` with ``params`` (strings, ``players`` among
+    them), rebuilt in another process (a Ray worker, a solve's warm-ahead child) from the
+    plugins installed where it runs."""
+    host = make_plugin_manager(plugins_dirs=plugins_dirs, warn=False)
+    params = dict(params)
+    players = params.pop("players", None)
+    return host, host.games.get(name).create(None if players is None else int(players), **params)
+
+
 def describe_plugins(host: PluginHost) -> list[tuple[str, list[str]]]:
     """``(plugin name, hooks it implements)`` for every registered plugin."""
     rows = []

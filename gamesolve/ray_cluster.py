@@ -15,6 +15,7 @@ import os
 from typing import Any
 
 from gamesolve.errors import UserError
+from gamesolve.plugins import rebuild_game
 
 MISSING = "--ray needs Ray, which is not installed: pip install 'gamesolve[ray]'"
 
@@ -59,15 +60,8 @@ def connect(address: str, cpus: int | None = None) -> Any:
     return ray
 
 
-def worker_game(name: str, params: dict[str, str], plugins_dirs: tuple[str, ...] = ()):
-    """The plugin host and the game ``name`` with ``params`` (strings, ``players`` among
-    them), rebuilt in a worker from the plugins installed where it runs."""
-    from gamesolve.plugins import make_plugin_manager
-
-    host = make_plugin_manager(plugins_dirs=plugins_dirs, warn=False)
-    params = dict(params)
-    players = params.pop("players", None)
-    return host, host.games.get(name).create(None if players is None else int(players), **params)
+worker_game = rebuild_game
+"""The plugin host and the game, rebuilt on a worker (:func:`gamesolve.plugins.rebuild_game`)."""
 
 
 def is_worker_loss(exc: BaseException) -> bool:

@@ -26,6 +26,11 @@ EXAMPLE_PLUGIN = Path(__file__).parent / "plugins" / "biased_rps.py"
 # inherit this; tests/core/test_store_safety.py checks the fsyncs themselves.
 os.environ.setdefault("GAMESOLVE_FSYNC", "0")
 
+# `gamesolve solve` compiles its training kernels in a second process while it builds the
+# form (gamesolve/solve/warm.py): on a test run's two busy workers that is only more work.
+# tests/nlth/test_warm_ahead.py turns it on where it tests it.
+os.environ.setdefault("GAMESOLVE_WARM", "0")
+
 # Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE), so
 # that pytest keeps the assertion-rewritten test modules: else every xdist worker of every
 # run parses and rewrites the whole suite again (a two-worker run's start and collection:

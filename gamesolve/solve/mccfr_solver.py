@@ -21,6 +21,7 @@ from gamesolve.solve.spec import Progress, SolveRequest, SolverSpec
 from gamesolve.solve.stop import DeferredStop, StopRequested
 from gamesolve.solve.tabular import exact_pair
 from gamesolve.solve.trainer import RemoteRun
+from gamesolve.solve.warm import start_warm, stop_warm
 from gamesolve.store import checkpoint as ckpt
 from gamesolve.store import metrics as M
 from gamesolve.store.form_cache import FormCache
@@ -93,6 +94,8 @@ def checkpoint_interval(raw: str) -> float | None:
 def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
     # SIGTERM and a first SIGINT from here on only request a stop, honoured between
     # batches: a signal never lands inside a checkpoint or store write (gamesolve/solve/stop.py).
+    # The training's kernels compile in a second process while the form is built (warm.py).
+    child = start_warm(request, request.pm) if request.pm is not None else None
     try:
         with DeferredStop() as stop:
             result = _train(request, progress, stop)
@@ -102,6 +105,8 @@ def run_mccfr(request: SolveRequest, progress: Progress) -> dict[str, Any]:
         if request.out is None:
             raise
         raise DiskFullError(ckpt.after_full_disk(str(exc), request.out)) from None
+    finally:
+        stop_warm(child)
 
 
 def _train(request: SolveRequest, progress: Progress, stop: DeferredStop) -> dict[str, Any]:

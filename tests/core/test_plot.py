@@ -115,3 +115,16 @@ def test_bad_input_is_one_line_and_exit_status_2(stores, tmp_path):
         assert message in result.output and "Traceback" not in result.output
     result = CliRunner().invoke(cli, ["plot", str(tmp_path / "junk.txt"), "--out", str(tmp_path / "x.png")])
     assert result.exit_code == 2 and "not the output of `gamesolve match --json`" in result.output
+
+
+def test_a_png_without_matplotlib_names_the_extra_and_html_still_works(stores, tmp_path, monkeypatch):
+    """matplotlib is the optional `plot` extra (README command 1 installs without it)."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    result = CliRunner().invoke(cli, ["plot", str(stores / "cfr+"), "--out", str(tmp_path / "x.png")])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "needs matplotlib" in result.output and ".[plot]" in result.output
+    assert not (tmp_path / "x.png").exists()
+    assert run("plot", stores / "cfr+", "--out", tmp_path / "x.html").exit_code == 0
+    assert_html(tmp_path / "x.html")

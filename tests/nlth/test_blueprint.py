@@ -115,7 +115,7 @@ def test_without_a_budget_the_preset_trains_for_its_default_minutes(trained):
     from gamesolve_nlth.state import NLTHGame
 
     tree = nlth_form(NLTHGame(players=6), PRESETS["tiny"])
-    assert tree.default_minutes == PRESETS["tiny"].minutes == 2.0
+    assert tree.default_minutes == PRESETS["tiny"].minutes == 1.5
 
 
 def test_memory_estimate_matches_the_trainers_tables_and_tree(trained):

@@ -137,6 +137,32 @@ def gamesolve_compile_game(game, form, options):
 
 
 @hookimpl
+def gamesolve_stand_in_form(game, options):
+    """The blueprint's form with a card abstraction of zeros (:func:`stand_in_abstraction`),
+    for presets whose betting tree is small enough to build twice (``tiny``)."""
+    if not _is_nlth(game):
+        return None
+    from gamesolve_nlth.abstraction.card_abstraction import stand_in_abstraction
+    from gamesolve_nlth.betting.tree_count import TreeTooLarge
+    from gamesolve_nlth.blueprint.form import check_supported, nlth_form
+    from gamesolve_nlth.blueprint.memory import estimate_memory
+    from gamesolve_nlth.blueprint.presets import blueprint_preset
+
+    preset = blueprint_preset(options.get("preset") or "tiny")
+    check_supported(game)
+    try:
+        estimate_memory(preset, game.num_players, game.stacks[0], game.small_blind, game.big_blind, limit=STAND_IN_NODES)
+    except TreeTooLarge:
+        return None
+    return nlth_form(game, preset, card_abstraction=stand_in_abstraction(preset.cards))
+
+
+STAND_IN_NODES = 2_000_000
+"""Betting-tree nodes up to which the stand-in form is built (``tiny``: 234,455 six-handed;
+``small``'s 9.6 M would hold another 1.4 GiB while the real one is built)."""
+
+
+@hookimpl
 def gamesolve_summarize_strategy(game, tree, rows, node_offset, seconds):
     if not _is_nlth(game):
         return None

@@ -586,6 +586,19 @@ def _save(ab: CardAbstraction, path: Path, river_values: np.ndarray) -> Path:
     return path
 
 
+def stand_in_abstraction(params: CardAbstractionParams) -> CardAbstraction:
+    """An abstraction with ``params``' bucket counts and the tables' types, every postflop
+    hand in bucket 0: made at once (its tables are zero pages until written), for compiling
+    the kernels that read a real one (``gamesolve_stand_in_form``). Useless for play."""
+    ks = (params.flop_buckets, params.turn_buckets, params.river_buckets)
+    tables = (np.arange(169, dtype=np.uint8),
+              *(np.zeros(n, _bucket_dtype(k)) for n, k in zip(CANONICAL_COUNTS[1:], ks)))  # fmt: skip
+    empty = np.zeros((0, 0), np.float32)
+    return CardAbstraction(params=params, tables=tables, flop_equity=None, turn_equity=None, river_centroids=empty,
+                           turn_centroids=empty, flop_centroids=empty, turn_ground=empty,
+                           attrs={"num_buckets": [169, *ks], "stand_in": True})  # fmt: skip
+
+
 def load_card_abstraction(path: str | os.PathLike) -> CardAbstraction:
     """Load a saved abstraction folder (raises ``StoreError`` if it is not one)."""
     from gamesolve.store.zarr_io import StoreError, open_group

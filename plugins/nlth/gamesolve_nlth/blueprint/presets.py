@@ -39,9 +39,12 @@ PRESETS: dict[str, BlueprintPreset] = {
         "tiny",
         actions="tiny",
         cards=CARD_PRESETS["tiny"],
-        # Two minutes: the tree without open limps (234,455 nodes) raises AA, KK, QQ and AKs
-        # first in from every seat after 7.2 M iterations of one thread (docs/blueprint.md).
-        minutes=2.0,
+        # A minute and a half: the tree without open limps (234,455 nodes) raises AA, KK, QQ
+        # and AKs first in from every seat after 7.2 M iterations of one thread; with the
+        # kernels compiled while the card abstraction is built (gamesolve/solve/warm.py) two
+        # threads make about 14 M in 90 s, what 2 minutes made when they compiled inside them
+        # (docs/blueprint.md).
+        minutes=1.5,
         # A run of minutes: Linear CFR's discount throughout (the paper stops at 400 of 11,520
         # minutes), and the first round's average from exact UPDATE-STRATEGY passes every
         # 50,000 iterations (22 ms each): the paper's sampled pass every 10,000 gave AA under
