@@ -102,7 +102,7 @@ pluribus, the paper's 8 days."""
 
 
 def trust_note(preset: str | None, seconds: float | None) -> str | None:
-    """A warning line when a run is too short to trust (the 2-minute default is a demonstration)."""
+    """A warning line when a run is too short to trust (tiny's 90-second default is a demonstration)."""
     need = TRUST_MINUTES.get(preset or "tiny")
     if need is None or seconds is None or seconds >= need * 60:
         return None
