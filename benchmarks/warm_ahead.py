@@ -18,13 +18,11 @@ import argparse
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-_SCRIPT = Path(sys.executable).parent / "gamesolve"
-GAMESOLVE = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "gamesolve.cli"]
+from cold_start import GAMESOLVE  # the same launcher as the cold-start benchmark
 
 
 def run(warm: bool, minutes: float | None) -> dict:

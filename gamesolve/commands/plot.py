@@ -81,11 +81,7 @@ def _require_matplotlib() -> None:
     to an install, and README command 1 needs neither); checked before any figure is made."""
     import importlib.util
 
-    try:
-        found = importlib.util.find_spec("matplotlib") is not None
-    except ValueError:  # a module entry of None, as a test leaves it
-        found = False
-    if not found:
+    if importlib.util.find_spec("matplotlib") is None:
         raise InputError("a PNG needs matplotlib, which is not installed: pip install -e '.[plot]' "
                          "(or write --out FILE.html, which needs nothing more)")
 
