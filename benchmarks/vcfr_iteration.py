@@ -50,7 +50,7 @@ def main() -> None:
     form = build_spot(spot, symmetric=ranges_symmetric(reach, spot.board))
     solver = VectorCFR(form, SPOT_WEIGHTINGS["dcfr"], root_reach=reach, threads=args.threads,
                         dtype=PRECISIONS[args.precision])  # fmt: skip
-    compile_kernels(args.threads, args.precision)
+    compile_kernels(args.threads, PRECISIONS[args.precision])
     solver.run(1)
     cpu, wall = [], []
     for _ in range(args.iterations - 1):

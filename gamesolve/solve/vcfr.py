@@ -233,7 +233,7 @@ class VectorCFR:
 
     def _kernel_args(self):
         """The kernels' first two arguments: the game's arrays and the tables."""
-        form = K.FormArrays(self._tree, self._terminals, self.terminal_deals, self.removal, self._symmetry)
+        form = K.form_arrays(self._tree, self._terminals, self.terminal_deals, self.removal, self._symmetry, self.form.num_players)
         return form, self.tables
 
     def run(self, iterations: int, batch: int = 0, on_batch: Callable[[int], None] | None = None) -> None:

@@ -18,6 +18,10 @@ a changed kernel source starts without one) says a child finished once for this 
 parameters and preset (with a stand-in trained, or none offered): later runs do not start
 it again. ``GAMESOLVE_WARM=0`` turns it off (the test
 suite does, but for the test of this module: its two workers already keep both cores busy).
+
+The plumbing (:func:`start_child`, :func:`child_main`, :func:`warm_marker`, :func:`stop_warm`)
+serves any command's child: ``gamesolve spot`` compiles its vector CFR kernels likewise
+(``gamesolve_nlth/spot/warm.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,33 +62,58 @@ def warm_spec(request) -> dict[str, Any]:
     }
 
 
-def _marker(spec: dict[str, Any]) -> Path | None:
+def warm_marker(name: str, key: dict[str, Any]) -> Path | None:
+    """Where a finished child of ``name`` (a game, or a command) leaves its marker for ``key``
+    (what decides the kernels' types): in the kernel cache's folder, so that clearing the
+    cache clears the markers; None without a kernel cache folder."""
     folder = os.environ.get("NUMBA_CACHE_DIR")
     if not folder:
         return None
-    # The kernels' types depend on the game and its form, not on the seed or the options' values.
-    key = {k: spec[k] for k in ("game", "params", "preset", "plugins_dirs")}
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    return Path(folder) / ".warm" / f"{spec['game']}-{digest}"
+    return Path(folder) / ".warm" / f"{name}-{digest}"
+
+
+def start_child(module: str, spec: dict[str, Any], marker: Path | None) -> subprocess.Popen | None:
+    """``python -m module SPEC`` (a module whose ``main`` is :func:`child_main`), or None: turned
+    off (``GAMESOLVE_WARM=0``), no kernel cache folder, or the marker says a child finished."""
+    if os.environ.get("GAMESOLVE_WARM", "1") == "0" or marker is None or marker.exists():
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", module, json.dumps(spec)],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    except OSError:
+        return None
+
+
+def child_main(argv: list[str], work: Callable[[dict[str, Any]], object], marker: Callable[[dict[str, Any]], Path | None]) -> int:
+    """A child's body: ``work(spec)`` at a lower priority, then leave ``marker(spec)`` (also when
+    the work found nothing to do: there is nothing to do next time either)."""
+    spec = json.loads(argv[0])
+    try:
+        os.nice(10)  # the parent's work first: the child is for the cores it leaves idle
+    except OSError:
+        pass
+    work(spec)
+    path = marker(spec)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    return 0
+
+
+def _marker(spec: dict[str, Any]) -> Path | None:
+    # The kernels' types depend on the game and its form, not on the seed or the options' values.
+    return warm_marker(spec["game"], {k: spec[k] for k in ("game", "params", "preset", "plugins_dirs")})
 
 
 def start_warm(request, pm) -> subprocess.Popen | None:
     """The child compiling ``request``'s training kernels on a stand-in form, or None: turned
     off, a Ray run (its workers compile their own), no plugin offers a stand-in, or an earlier
     child finished for the same arguments with the same kernel sources."""
-    if os.environ.get("GAMESOLVE_WARM", "1") == "0" or request.ray is not None or request.resume:
-        return None
-    if not pm.hook.gamesolve_stand_in_form.get_hookimpls():
+    if request.ray is not None or request.resume or not pm.hook.gamesolve_stand_in_form.get_hookimpls():
         return None
     spec = warm_spec(request)
-    marker = _marker(spec)
-    if marker is None or marker.exists():
-        return None
-    try:
-        return subprocess.Popen([sys.executable, "-m", "gamesolve.solve.warm", json.dumps(spec)],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    except OSError:
-        return None
+    return start_child("gamesolve.solve.warm", spec, _marker(spec))
 
 
 def stop_warm(child: subprocess.Popen | None) -> None:
@@ -115,19 +145,8 @@ def warm(spec: dict[str, Any]) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    """The child: warm ``argv[0]``'s spec, then leave the marker (also when no plugin had a
-    stand-in: there is nothing to do next time either)."""
-    spec = json.loads(argv[0])
-    try:
-        os.nice(10)  # the parent's work first: the child is for the cores it leaves idle
-    except OSError:
-        pass
-    warm(spec)
-    marker = _marker(spec)
-    if marker is not None:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-    return 0
+    """The child: warm ``argv[0]``'s spec, then leave the marker."""
+    return child_main(argv, warm, _marker)
 
 
 if __name__ == "__main__":

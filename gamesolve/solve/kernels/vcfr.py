@@ -69,11 +69,20 @@ tables have no scales (empty arrays, :data:`NO_SCALES`): the pass tells them apa
 
 Schedule = namedtuple("Schedule", "rm_plus discount alpha beta gamma sample_chance seed")
 
-FormArrays = namedtuple("FormArrays", "tree term td rm sym")
+FormArrays = namedtuple("FormArrays", "tree term td rm sym three")
 """The game's arrays a pass reads: the public tree and the terminals
 (:class:`~gamesolve.game.factored.TreeArrays`, ``TerminalArrays``), the terminals' listed deals
 (:func:`gamesolve.game.terminals.terminal_cfv`), item removal (:mod:`gamesolve.game.removal`)
-and chance symmetry (:mod:`gamesolve.game.symmetry`)."""
+and chance symmetry (:mod:`gamesolve.game.symmetry`); ``three``: the item removal again for
+three players, None otherwise (:func:`form_arrays`)."""
+
+
+def form_arrays(tree, term, td, rm, sym, num_players: int) -> FormArrays:
+    """:data:`FormArrays` of a game of ``num_players``. ``three`` is None but for three players
+    with item removal, and numba prunes a branch on an argument's being None before it types
+    the function: a two-player pass does not compile the three-player showdown
+    (:func:`item_terminal`; about 4 s of a cold ``gamesolve spot``'s compile, issue 36)."""
+    return FormArrays(tree, term, td, rm, sym, rm if num_players == 3 and rm.n_items > 0 else None)
 
 Pass = namedtuple("Pass", "p t weight pos_d neg_d mode src use_fixed")
 """One pass: its player and iteration, the iteration's average weight and regret discounts
@@ -194,14 +203,14 @@ def _sampled_child(tree, node, t, seed):
 
 
 @njit(cache=True)
-def item_terminal(term, rm, node, p, reach_node, out, sums, at, val):
+def item_terminal(term, rm, three, node, p, reach_node, out, sums, at, val):
     """Add player ``p``'s values at a terminal with item removal to ``out``, given every
     player's reach ``reach_node[P, S]`` (``sums``, ``at``, ``val``: scratch, see
     :func:`contest_cfv`). Two players: a fixed payoff, or a contest where the winner takes the
-    smaller stake (a larger one's excess goes back to its payer); three players:
-    :func:`three_player_cfv`."""
-    if reach_node.shape[0] != 2:
-        three_player_cfv(term, rm, node, p, reach_node, out)
+    smaller stake (a larger one's excess goes back to its payer); three players (``three``,
+    the removal, not None: :func:`form_arrays`): :func:`three_player_cfv`."""
+    if three is not None:
+        three_player_cfv(term, three, node, p, reach_node, out)
     elif term.kind[node] == FIXED:
         fixed_cfv(reach_node[1 - p], rm.items, rm.n_items, term.payoff[node, p], out, sums, at)
     else:
@@ -314,7 +323,7 @@ def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
                     if rm.n_items == 0:
                         terminal_cfv(td, node, p, R[d], V[d])
                     else:
-                        item_terminal(term, rm, node, p, R[d], V[d], sums, at, val)
+                        item_terminal(term, rm, form.three, node, p, R[d], V[d], sums, at, val)
             elif kind == CHANCE:
                 V[d, :] = 0.0
                 chosen[d] = _sampled_child(tree, node, t, seed) if sample else -1

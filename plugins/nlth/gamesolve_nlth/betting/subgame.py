@@ -26,10 +26,11 @@ import attrs
 import numpy as np
 
 from gamesolve.game.factored import CHANCE, DECISION, TERMINAL
-from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, RAISE, SHOWDOWN, terminal_fields
+from gamesolve.game.poker_form import CALL, FOLD, FOLD_END, GOES_ON, RAISE, SHOWDOWN
 from gamesolve.progress import NullProgress
 from gamesolve.solve.spec import Progress
 from gamesolve_nlth import engine as E
+from gamesolve_nlth.betting.subgame_tree import SubgameTree
 from gamesolve_nlth.state import CHECK_CALL, FOLD as FOLD_ACTION, raise_action
 
 ALLIN = float("inf")  # the all-in among a street's sizes
@@ -107,42 +108,6 @@ def apply_action(s: np.ndarray, kind: int, amount: int) -> tuple[np.ndarray, int
         return child, CHECK_CALL
     E.apply_raise_to(child, amount)
     return child, raise_action(amount)
-
-
-@attrs.frozen(eq=False)
-class SubgameTree:
-    """A subtree in preorder (local node numbers) with its edges parent by parent, in order."""
-
-    kind: np.ndarray
-    player: np.ndarray
-    round: np.ndarray
-    level: np.ndarray  # cards dealt since the root
-    commit: np.ndarray  # [n, seats]
-    folded: np.ndarray  # [n, seats]
-    poker: np.ndarray  # GOES_ON, FOLD_END or SHOWDOWN
-    parent: np.ndarray  # per edge
-    child: np.ndarray
-    label: np.ndarray
-    cls: np.ndarray
-    has_chance: bool
-    row_owner: np.ndarray  # the node whose rows a node uses (a chooser's leaf nodes share)
-    leaf: np.ndarray  # the leaf a rollout terminal values (-1 elsewhere)
-    choice: np.ndarray  # [n, seats] the continuation each seat chose at a rollout terminal
-
-    def __len__(self) -> int:
-        return len(self.kind)
-
-    def form_fields(self) -> dict:
-        """The :class:`~gamesolve.game.factored.FactoredGame` fields of the tree: nodes, edges,
-        rows and poker's terminals."""
-        n = len(self)
-        child_start = np.zeros(n + 1, dtype=np.int32)
-        np.cumsum(np.bincount(self.parent, minlength=n), out=child_start[1:])
-        return dict(
-            node_kind=self.kind, node_player=self.player, node_round=self.round, node_level=self.level,
-            child_start=child_start, child_list=self.child.astype(np.int32), edge_label=self.label, edge_class=self.cls,
-            row_owner=self.row_owner.astype(np.int32), **terminal_fields(self.poker, self.commit, self.folded),
-        )  # fmt: skip
 
 
 def walk_subgame(root: np.ndarray, sizes: SubgameSizes, board: tuple[int, ...],

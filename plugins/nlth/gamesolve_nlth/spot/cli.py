@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 import click
+import numpy as np
 
 from gamesolve import json_report
 from gamesolve.errors import InputError
@@ -53,6 +54,20 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
     exploitability, and show the out-of-position player's first decision over the range and by
     hand class. Player 0 (OOP) acts first on every street; cards still to come are dealt with
     their exact card-removal probabilities."""
+    from gamesolve_nlth.spot import warm
+
+    # The solver's kernels compile in a second process while this one compiles the rules
+    # engine and builds the spot (spot/warm.py); the imports below start on the engine.
+    child = warm.start(np.int16 if precision == "16" else np.float32)
+    try:
+        _spot(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
+              threads, max_iterations, seconds, check_every, line, precision, as_json)  # fmt: skip
+    finally:
+        warm.stop_warm(child)
+
+
+def _spot(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
+          threads, max_iterations, seconds, check_every, line, precision, as_json):  # fmt: skip
     from gamesolve.progress import BarProgress
     from gamesolve_nlth.cards import parse_cards
     from gamesolve_nlth.spot.hands import RangeError, parse_range

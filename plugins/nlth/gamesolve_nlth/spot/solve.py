@@ -16,10 +16,11 @@ from gamesolve.solve.cfr import TABULAR_ALGORITHMS
 from gamesolve.solve.spec import Progress
 from gamesolve.solve.vcfr import TooBig, VectorCFR
 from gamesolve_nlth.cards import card_str, parse_card
-from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, hand_class
+from gamesolve_nlth.spot.hands import HAND_CARDS, hand_class
 from gamesolve_nlth.spot.suits import ranges_symmetric
-from gamesolve_nlth.spot.tree import (Spot, SpotError, StreetSizes, build_spot, compatible_reach, spot_ranges,
+from gamesolve_nlth.spot.tree import (Spot, SpotError, build_spot, compatible_reach, spot_ranges,
                                       why_no_deal)
+from gamesolve_nlth.spot.warm import compile_kernels
 from gamesolve_nlth.state import CHECK_CALL, FOLD, action_raise_to
 
 
@@ -128,7 +129,7 @@ def solve_spot(spot: Spot, oop: np.ndarray, ip: np.ndarray, target_pct: float = 
     path = walk_line(spot, form, line)
     config = SPOT_WEIGHTINGS.get(weighting) or TABULAR_ALGORITHMS[weighting]
     solver, precision = spot_solver(form, config, reach, threads, precision)
-    compile_kernels(threads, precision)
+    compile_kernels(threads, PRECISIONS[precision])
     progress.start(max_iterations, "it", f"solving {form.num_nodes:,} nodes")
     limits = SolveLimits(max_iterations, seconds=max_seconds, target=target_pct, check_every=check_every)
     report = solve_until(solver, limits, measure=lambda: 100.0 * solver.exploitability()[0] / spot.pot,
@@ -153,18 +154,6 @@ def spot_solver(form, config, reach: np.ndarray, threads: int, precision: int | 
         except TooBig:
             precision = 16
     return VectorCFR(form, config, root_reach=reach, threads=threads, dtype=PRECISIONS[precision]), precision
-
-
-def compile_kernels(threads: int, precision: int = 32) -> None:
-    """Run the solver once on a tiny river spot with tables of ``precision`` bits, so that
-    compiling its kernels (or loading them from numba's cache) is not counted as solving time."""
-    sizes = StreetSizes(bets=(1.0,), raises=())
-    tiny = Spot((0, 5, 10, 15, 20), 8, 8, sizes, sizes, sizes, raise_cap=0)
-    hands = np.ones(NUM_HANDS)
-    solver = VectorCFR(build_spot(tiny), root_reach=spot_ranges(tiny, hands, hands), threads=threads,
-                       dtype=PRECISIONS[precision])  # fmt: skip
-    solver.run(1)
-    solver.exploitability()
 
 
 def _aliases(name: str) -> set[str]:

@@ -21,14 +21,14 @@ import attrs
 import numpy as np
 
 from gamesolve.game.factored import CHANCE, FactoredGame
-from gamesolve.game.poker_form import POKER_CLASSES
-from gamesolve.game.removal import fixed_cfv, item_removal
+from gamesolve.game.removal import fixed_cfv
 from gamesolve.game.symmetry import ChanceSymmetry
 from gamesolve.progress import NullProgress
 from gamesolve.solve.spec import Progress
 from gamesolve_nlth import engine as E
 from gamesolve_nlth.betting.subgame import ALLIN, StreetSizes, SubgameSizes, SubgameTree, walk_subgame
 from gamesolve_nlth.evaluate.stakes import made_hand_values
+from gamesolve_nlth.spot.form import node_boards, spot_form
 from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
 from gamesolve_nlth.spot.suits import card_classes, hand_permutation
 
@@ -124,22 +124,9 @@ def build_spot(spot: Spot, added: Mapping[tuple[int, ...], Collection[int]] | No
     elif symmetric:
         dealt = lambda cards: [card for card, _ in card_classes(cards, board)]  # noqa: E731
     tree, _ = walk_subgame(_root(spot), spot.subgame_sizes(), board, added, dealt=dealt, progress=progress)
-    node_board = _node_boards(tree, board)
-    return _assemble(spot, tree, node_board, _chance_symmetry(tree, node_board, board) if symmetric else None)
-
-
-def _node_boards(tree: SubgameTree, board: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The board at every node: the root's, with each chance edge's card added below it."""
-    parent = np.zeros(len(tree), np.int64)
-    parent[tree.child] = tree.parent
-    card = np.full(len(tree), -1, np.int64)
-    dealt = tree.kind[tree.parent] == CHANCE
-    card[tree.child[dealt]] = tree.label[dealt]
-    boards = [board] * len(tree)
-    for node, (up, c) in enumerate(zip(parent.tolist(), card.tolist())):
-        if node:  # preorder: a node's parent's board is already set
-            boards[node] = boards[up] if c < 0 else boards[up] + (c,)
-    return boards
+    node_board = node_boards(tree, board)
+    symmetry = _chance_symmetry(tree, node_board, board) if symmetric else None
+    return spot_form(board, spot.pot, spot.stack, spot.players, tree, node_board, symmetry, hand_strengths)
 
 
 def _chance_symmetry(tree: SubgameTree, node_board, board: tuple[int, ...]) -> ChanceSymmetry | None:
@@ -164,39 +151,6 @@ def _chance_symmetry(tree: SubgameTree, node_board, board: tuple[int, ...]) -> C
     np.cumsum(counts, out=start[1:])
     table = np.stack([hand_permutation(pi) for pi in perms])
     return ChanceSymmetry(start, np.array(items, dtype=np.int32), np.array(rows, dtype=np.int32), table)
-
-
-def _assemble(spot: Spot, tree: SubgameTree, node_board, symmetry) -> FactoredGame:
-    # Public chance paths: one per board; strengths on complete boards.
-    paths: dict[tuple[int, ...], int] = {}
-    node_path = np.array([paths.setdefault(b, len(paths)) for b in node_board], dtype=np.int32)
-    strength = np.zeros((len(paths), NUM_HANDS), dtype=np.int32)
-    for board, path in paths.items():
-        if len(board) == 5:
-            strength[path] = hand_strengths(board)
-    # A dealt card's probability given every player's hand: uniform over the cards left.
-    chance_weight = np.where(tree.kind == CHANCE, 1.0 / (52 - len(spot.board) - tree.level - 2 * spot.players), 1.0)
-    board_text = "".join(_card_text(c) for c in spot.board)
-    return FactoredGame(
-        game_name="nlth",
-        params={"players": spot.players, "spot": board_text, "pot": spot.pot, "stack": spot.stack},
-        num_players=spot.players,
-        num_rounds=4,
-        num_private=np.full(4, NUM_HANDS, dtype=np.int32),
-        deals=None,
-        class_names=POKER_CLASSES,
-        describe=f"{'' if spot.players == 2 else f'{spot.players}-player '}spot on {board_text}, pot {spot.pot}, {spot.stack} behind",
-        lossless=True,
-        removal=item_removal(HAND_CARDS, 52, node_path, strength, chance_weight),
-        symmetry=symmetry,
-        **tree.form_fields(),
-    )
-
-
-def _card_text(card: int) -> str:
-    from gamesolve_nlth.cards import card_str
-
-    return card_str(card)
 
 
 def hand_strengths(board: tuple[int, ...]) -> np.ndarray:
