@@ -58,6 +58,7 @@ COMMANDS: dict[str, tuple[list[str], list[str] | None]] = {
     ),
     "spot river": (["spot", *RIVER], None),
     "spot turn": (["spot", *TURN], None),
+    "spot river 16-bit": (["spot", *RIVER, "--precision", "16"], None),
     "lbr": (["lbr", "--game", "nlth", "-p", "players=2", "--agent", "tag", "--hands", "200", "--seed", "1", "--workers", "1"], None),
     "abstraction tiny": (["abstraction", "build", "--preset", "tiny", "--cache-dir", "{work}/abstraction", "--force"], None),
     # the spot after a line through a dealt card is built without the suit symmetry

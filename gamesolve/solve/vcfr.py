@@ -263,13 +263,13 @@ class VectorCFR:
             weight, pos_d, neg_d = K.factors(self.schedule, t)
             for p in range(players):
                 K._fill_fixed(self._tree, self.tables, self._fixed)
-                self._pass(self.schedule, p, t, weight, pos_d, neg_d, K.UPDATE, self.tables.regrets, True, self._root_values)
+                self._pass(self.schedule, p, t, weight, pos_d, neg_d, K.UPDATE, False, True, self._root_values)
                 K._finish_fixed(self._tree, self.tables, self._fixed, self.schedule, p, pos_d, neg_d)
 
-    def _pass(self, sched, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out) -> None:
+    def _pass(self, sched, p, t, weight, pos_d, neg_d, mode, average, use_fixed, out) -> None:
         """One pass (:func:`~gamesolve.solve.kernels.vcfr.one_pass`); with several threads,
         its cut subtrees in contiguous blocks of the balanced job order, one block a thread."""
-        ps = K.Pass(int(p), int(t), float(weight), float(pos_d), float(neg_d), int(mode), src, bool(use_fixed))
+        ps = K.Pass(int(p), int(t), float(weight), float(pos_d), float(neg_d), int(mode), bool(average), bool(use_fixed))
         args = (*self._kernel_args(), sched, self._fixed, self._cuts, self._no_cuts, self._scratch, ps, out)
         if self._parts == 1:
             K.one_pass(*args, K.WHOLE, 0, 0, 0, 0, 0)
@@ -333,11 +333,10 @@ class VectorCFR:
         values = []
         cfv = np.zeros(len(self.states))
         average = which == "average"
-        src = self.tables.avg if average else self.tables.regrets
         for p in range(self.form.num_players):
             if not average:
                 K._fill_fixed(self._tree, self.tables, self._fixed)
-            self._pass(sched, p, 0, 0.0, 1.0, 1.0, K.BEST_RESPONSE, src, not average, cfv)
+            self._pass(sched, p, 0, 0.0, 1.0, 1.0, K.BEST_RESPONSE, average, not average, cfv)
             values.append(float(reach[p] @ cfv) / mass)
         return sum(values) / len(values), values
 

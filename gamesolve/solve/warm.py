@@ -78,8 +78,11 @@ def start_child(module: str, spec: dict[str, Any], marker: Path | None) -> subpr
     off (``GAMESOLVE_WARM=0``), no kernel cache folder, or the marker says a child finished."""
     if os.environ.get("GAMESOLVE_WARM", "1") == "0" or marker is None or marker.exists():
         return None
+    # PYTHONSAFEPATH (python -P): ``-m`` would put the working folder first on the child's
+    # path, and a folder holding another checkout's ``gamesolve`` would then compile its kernels.
+    env = {**os.environ, "PYTHONSAFEPATH": "1"}
     try:
-        return subprocess.Popen([sys.executable, "-m", module, json.dumps(spec)],
+        return subprocess.Popen([sys.executable, "-m", module, json.dumps(spec)], env=env,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     except OSError:
         return None

@@ -100,3 +100,17 @@ def test_a_child_still_running_is_stopped_with_its_parent():
     warm.stop_warm(child)
     assert child.poll() is not None
     warm.stop_warm(None)  # no child: nothing to do
+
+
+def test_a_child_started_beside_another_checkout_runs_this_one(tmp_path, monkeypatch):
+    """``python -m`` puts the working folder first on the child's path: run from a folder
+    holding another ``gamesolve`` (a second clone's root), the child must still import this one."""
+    other = tmp_path / "other-checkout"
+    (other / "gamesolve").mkdir(parents=True)
+    (other / "gamesolve" / "__init__.py").write_text("raise SystemExit(3)  # not this checkout's code\n")
+    monkeypatch.chdir(other)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "kernels"))
+    monkeypatch.setenv("GAMESOLVE_WARM", "1")
+    child = warm.start_child("gamesolve.solve.warm", spec(), warm._marker(spec()))
+    assert child.wait(timeout=120) == 0
+    assert warm._marker(spec()).exists()
