@@ -59,12 +59,26 @@ COMMANDS: dict[str, tuple[list[str], list[str] | None]] = {
     "spot river": (["spot", *RIVER], None),
     "spot turn": (["spot", *TURN], None),
     "spot river 16-bit": (["spot", *RIVER, "--precision", "16"], None),
+    "leduc exploitability --search": (
+        ["exploitability", "--game", "leduc", "--store", "{work}/leduc.zarr", "--search"],
+        ["solve", "--game", "leduc", "--algo", "cfr+", "--iterations", "100", "--out", "{work}/leduc.zarr"],
+    ),
+    # the search agent over a heads-up tiny blueprint, iteration caps (no time budget) against a
+    # calling station, whose bets it re-solves on the turn and river
+    "nlth match search": (
+        ["match", "--game", "nlth", "--agents", "search:store={work}/bp:seconds=0:iterations=30,call", "--hands", "10", "--seed", "1"],
+        ["solve", "--game", "nlth", "--players", "2", "--iterations", "20000", "--threads", "1", "--out", "{work}/bp"],
+    ),
     "lbr": (["lbr", "--game", "nlth", "-p", "players=2", "--agent", "tag", "--hands", "200", "--seed", "1", "--workers", "1"], None),
     "abstraction tiny": (["abstraction", "build", "--preset", "tiny", "--cache-dir", "{work}/abstraction", "--force"], None),
     # the spot after a line through a dealt card is built without the suit symmetry
     "spot line after spot turn": (["spot", *TURN, "--line", "check,bet 500,call,Kd"], ["spot", *TURN]),
 }
 AFTER_SETUP = {"spot line after spot turn"}
+#: Commands whose timed runs read the card abstraction the setup built (in the setup's HOME):
+#: it is copied into their own, as a user who trained a blueprint has it.
+SHARE_ABSTRACTION = {"nlth match search"}
+ABSTRACTION = Path(".cache") / "gamesolve" / "abstraction"
 
 
 def command_line(args: list[str], work: Path) -> list[str]:
@@ -125,6 +139,8 @@ def measure(name: str, timeout: float, compile_log: Path | None, tree: Path | No
         for run in ("cold", "warm"):
             home = scratch / f"home-{run}"
             home.mkdir()
+            if name in SHARE_ABSTRACTION:
+                shutil.copytree(scratch / "setup-home" / ABSTRACTION, home / ABSTRACTION)
             log = None
             if compile_log is not None and run == "cold":
                 log = compile_log / (name.replace(" ", "_") + ("" if tree is None else "@" + tree.name))

@@ -46,9 +46,11 @@ algebra over triples; not done.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from gamesolve.game.factored import FIXED, FormError
+from gamesolve.game.form_records import RemovalThree
 from gamesolve.game.terminals import contest_value
 
 WEAKER, WEAKER_OR_TIED, ALL = 0, 1, 2
@@ -228,3 +230,18 @@ def three_player_cfv(term, rm, node, p, reach, out):
         c_all = 0.0
     if c_all != 0.0:
         prefix_sweep(r1, r2, items, m, strength, order, np.bool_(True), np.bool_(True), np.int64(0), 0.0, 0.0, 0.0, c_all, out)
+
+
+def three_player_terminal(term, rm, node, p, reach, out):
+    """:func:`three_player_cfv` for a :data:`~gamesolve.game.form_records.RemovalThree` bundle,
+    nothing for a two-player one (inside kernels only). Chosen by the bundle's type when the
+    caller is compiled, so a two-player kernel never compiles the three-player sums (about 4 s
+    of a cold ``gamesolve spot``'s compile, issue 36)."""
+    raise NotImplementedError("three_player_terminal runs inside numba kernels only")
+
+
+@overload(three_player_terminal, jit_options={"cache": True})
+def _three_player_terminal(term, rm, node, p, reach, out):
+    if isinstance(rm, types.BaseNamedTuple) and rm.instance_class is RemovalThree:
+        return lambda term, rm, node, p, reach, out: three_player_cfv(term, rm, node, p, reach, out)
+    return lambda term, rm, node, p, reach, out: None

@@ -19,6 +19,7 @@ import numpy as np
 
 from gamesolve.errors import OptionError, UserError
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, FactoredGame, FormError, subtree_ends
+from gamesolve.game.form_records import RemovalThree
 from gamesolve.game.removal import Removal, fixed_cfv, item_removal, no_removal
 from gamesolve.game.removal_multi import check_pair_items, prefix_sweep
 from gamesolve.game.symmetry import has_twins, invariant, no_symmetry, restrict
@@ -124,6 +125,8 @@ class VectorCFR:
         else:
             self.terminal_deals = empty_terminal_deals(n, p)
             self.removal = _restrict_removal(form.removal, self.states)
+            if p == 3:  # a type of its own: two-player kernels leave the three-player sums out
+                self.removal = RemovalThree(*self.removal)
         sym = form.symmetry if form.symmetry is not None else no_symmetry(len(form.child_list), full)
         if has_twins(sym):
             if not invariant(sym, reach):
@@ -233,7 +236,7 @@ class VectorCFR:
 
     def _kernel_args(self):
         """The kernels' first two arguments: the game's arrays and the tables."""
-        form = K.form_arrays(self._tree, self._terminals, self.terminal_deals, self.removal, self._symmetry, self.form.num_players)
+        form = K.FormArrays(self._tree, self._terminals, self.terminal_deals, self.removal, self._symmetry)
         return form, self.tables
 
     def run(self, iterations: int, batch: int = 0, on_batch: Callable[[int], None] | None = None) -> None:
@@ -263,13 +266,13 @@ class VectorCFR:
             weight, pos_d, neg_d = K.factors(self.schedule, t)
             for p in range(players):
                 K._fill_fixed(self._tree, self.tables, self._fixed)
-                self._pass(self.schedule, p, t, weight, pos_d, neg_d, K.UPDATE, False, True, self._root_values)
+                self._pass(self.schedule, p, t, weight, pos_d, neg_d, K.UPDATE, self.tables.regrets, True, self._root_values)
                 K._finish_fixed(self._tree, self.tables, self._fixed, self.schedule, p, pos_d, neg_d)
 
-    def _pass(self, sched, p, t, weight, pos_d, neg_d, mode, average, use_fixed, out) -> None:
+    def _pass(self, sched, p, t, weight, pos_d, neg_d, mode, src, use_fixed, out) -> None:
         """One pass (:func:`~gamesolve.solve.kernels.vcfr.one_pass`); with several threads,
         its cut subtrees in contiguous blocks of the balanced job order, one block a thread."""
-        ps = K.Pass(int(p), int(t), float(weight), float(pos_d), float(neg_d), int(mode), bool(average), bool(use_fixed))
+        ps = K.Pass(int(p), int(t), float(weight), float(pos_d), float(neg_d), int(mode), src, bool(use_fixed))
         args = (*self._kernel_args(), sched, self._fixed, self._cuts, self._no_cuts, self._scratch, ps, out)
         if self._parts == 1:
             K.one_pass(*args, K.WHOLE, 0, 0, 0, 0, 0)
@@ -333,10 +336,11 @@ class VectorCFR:
         values = []
         cfv = np.zeros(len(self.states))
         average = which == "average"
+        src = self.tables.avg if average else self.tables.regrets
         for p in range(self.form.num_players):
             if not average:
                 K._fill_fixed(self._tree, self.tables, self._fixed)
-            self._pass(sched, p, 0, 0.0, 1.0, 1.0, K.BEST_RESPONSE, average, not average, cfv)
+            self._pass(sched, p, 0, 0.0, 1.0, 1.0, K.BEST_RESPONSE, src, not average, cfv)
             values.append(float(reach[p] @ cfv) / mass)
         return sum(values) / len(values), values
 

@@ -294,8 +294,8 @@ class SampledChanceCFR(VectorCFR):
                 offset[top_owners] += lane.base
                 self._relabel(lane.tree, lane.removal, boards[i])
                 walks[i] = K.VectorTables(offset, self._regrets, self._avg, top.root_reach)
-            form = K.form_arrays(lane.tree, self._terminals, self.terminal_deals, lane.removal, self._symmetry, self.form.num_players)
-            ps = K.Pass(p, t, weight, pos_d, neg_d, K.UPDATE, False, True)
+            form = K.FormArrays(lane.tree, self._terminals, self.terminal_deals, lane.removal, self._symmetry)
+            ps = K.Pass(p, t, weight, pos_d, neg_d, K.UPDATE, self._regrets, True)
             K.one_pass(form, walks[i], self.schedule, lane.fixed, self._no_cuts, self._no_cuts, lane.scratch, ps, lane.values,
                        K.WHOLE, 0, 0, 0, 0, 0)  # fmt: skip
 

@@ -15,6 +15,7 @@ import numba
 import numpy as np
 import pytest
 
+from gamesolve.game.form_records import Removal, RemovalThree
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.betting.subgame import walk_subgame
 from gamesolve_nlth.cards import parse_cards
@@ -66,12 +67,13 @@ def test_a_real_spots_kernels_take_the_stand_ins_types(board, symmetric, dtype):
 
 
 def test_a_three_player_spot_compiles_a_kernel_of_its_own():
-    """The heads-up kernel leaves the three-player showdown out (kernels.vcfr.form_arrays)."""
+    """A heads-up kernel leaves the three-player terminal sums out: the removal bundle of three
+    players has a type of its own (removal_multi.three_player_terminal)."""
     spot = Spot(tuple(parse_cards("QsJh2h8d3c")), 99, 200, ONE_BET, ONE_BET, ONE_BET, raise_cap=0, players=3)
     hands = np.ones(NUM_HANDS)
     three = VectorCFR(build_spot(spot), root_reach=spot_ranges(spot, hands, hands, hands), dtype=np.float32)
     two = VectorCFR(warm.stand_in_form(), dtype=np.float32)
-    assert three._kernel_args()[0].three is not None and two._kernel_args()[0].three is None
+    assert type(three.removal) is RemovalThree and type(two.removal) is Removal
     assert kernel_types(three)[0] != kernel_types(two)[0]
 
 

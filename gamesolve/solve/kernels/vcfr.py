@@ -42,7 +42,7 @@ from numba import njit
 from gamesolve.array_loops import copy_into
 from gamesolve.game.factored import CHANCE, DECISION, FIXED, TERMINAL
 from gamesolve.game.removal import contest_cfv, fixed_cfv, uidx
-from gamesolve.game.removal_multi import three_player_cfv
+from gamesolve.game.removal_multi import three_player_terminal
 from gamesolve.game.terminals import terminal_cfv
 from gamesolve.rng import splitmix, stream, uniform_index
 from gamesolve.solve.kernels.compressed import add_average, add_regrets
@@ -69,30 +69,19 @@ tables have no scales (empty arrays, :data:`NO_SCALES`): the pass tells them apa
 
 Schedule = namedtuple("Schedule", "rm_plus discount alpha beta gamma sample_chance seed")
 
-FormArrays = namedtuple("FormArrays", "tree term td rm sym three")
+FormArrays = namedtuple("FormArrays", "tree term td rm sym")
 """The game's arrays a pass reads: the public tree and the terminals
 (:class:`~gamesolve.game.factored.TreeArrays`, ``TerminalArrays``), the terminals' listed deals
 (:func:`gamesolve.game.terminals.terminal_cfv`), item removal (:mod:`gamesolve.game.removal`)
-and chance symmetry (:mod:`gamesolve.game.symmetry`); ``three``: the item removal again for
-three players, None otherwise (:func:`form_arrays`)."""
+and chance symmetry (:mod:`gamesolve.game.symmetry`)."""
 
-
-def form_arrays(tree, term, td, rm, sym, num_players: int) -> FormArrays:
-    """:data:`FormArrays` of a game of ``num_players``. ``three`` is None but for three players
-    with item removal, and numba prunes a branch on an argument's being None before it types
-    the function: a two-player pass does not compile the three-player showdown
-    (:func:`item_terminal`; about 4 s of a cold ``gamesolve spot``'s compile, issue 36)."""
-    return FormArrays(tree, term, td, rm, sym, rm if num_players == 3 and rm.n_items > 0 else None)
-
-Pass = namedtuple("Pass", "p t weight pos_d neg_d mode average use_fixed")
+Pass = namedtuple("Pass", "p t weight pos_d neg_d mode src use_fixed")
 """One pass: its player and iteration, the iteration's average weight and regret discounts
-(:func:`factors`), the mode (UPDATE, BEST_RESPONSE or COLLECT), whether regret matching of
-the average sums gives the strategies (a best response to the average) instead of the
-regrets', and whether the rows of :data:`Fixed` take theirs from its buffer. Built with
-``p``, ``t`` and ``mode`` as int64 and ``average`` and ``use_fixed`` as bools wherever it is
-built (Python or a kernel), so that every pass shares one compilation. (A flag, not the
-table: 16-bit regrets and averages differ in type, int16 and uint16, and a pass given the
-table compiled once for each.)"""
+(:func:`factors`), the mode (UPDATE, BEST_RESPONSE or COLLECT), the table whose regret
+matching gives the strategies (``src``: the regrets, or the average for a best response to it)
+and whether the rows of :data:`Fixed` take theirs from its buffer. Built with ``p``, ``t`` and
+``mode`` as int64 and ``use_fixed`` as a bool wherever it is built (Python or a kernel), so
+that every pass shares one compilation."""
 
 Fixed = namedtuple("Fixed", "index owner start sigma seen buffer_slots table_slots probs")
 """Rows whose strategy is set at the start of a pass: ``index[node]`` numbers the owner node
@@ -205,14 +194,15 @@ def _sampled_child(tree, node, t, seed):
 
 
 @njit(cache=True)
-def item_terminal(term, rm, three, node, p, reach_node, out, sums, at, val):
+def item_terminal(term, rm, node, p, reach_node, out, sums, at, val):
     """Add player ``p``'s values at a terminal with item removal to ``out``, given every
     player's reach ``reach_node[P, S]`` (``sums``, ``at``, ``val``: scratch, see
     :func:`contest_cfv`). Two players: a fixed payoff, or a contest where the winner takes the
-    smaller stake (a larger one's excess goes back to its payer); three players (``three``,
-    the removal, not None: :func:`form_arrays`): :func:`three_player_cfv`."""
-    if three is not None:
-        three_player_cfv(term, three, node, p, reach_node, out)
+    smaller stake (a larger one's excess goes back to its payer); three players (a
+    ``RemovalThree`` bundle, :func:`~gamesolve.game.removal_multi.three_player_terminal`):
+    :func:`~gamesolve.game.removal_multi.three_player_cfv`."""
+    if reach_node.shape[0] != 2:
+        three_player_terminal(term, rm, node, p, reach_node, out)
     elif term.kind[node] == FIXED:
         fixed_cfv(reach_node[1 - p], rm.items, rm.n_items, term.payoff[node, p], out, sums, at)
     else:
@@ -285,7 +275,7 @@ def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
     (issue 36: traverse, one_pass and the old iteration loop took about 10 s each per table
     type)."""
     tree, term, td, rm, sym = form.tree, form.term, form.td, form.rm, form.sym
-    p, t, weight, pos_d, neg_d, mode, use_fixed = ps.p, ps.t, ps.weight, ps.pos_d, ps.neg_d, ps.mode, ps.use_fixed
+    p, t, weight, pos_d, neg_d, mode, src, use_fixed = ps.p, ps.t, ps.weight, ps.pos_d, ps.neg_d, ps.mode, ps.src, ps.use_fixed
     seed = sched.seed
     node_at, k_at, R, V, act, sig, chosen, sums, at, val = (
         sc.node[tid], sc.k[tid], sc.reach[tid], sc.value[tid], sc.act[tid], sc.sigma[tid], sc.chosen[tid], sc.sums[tid],
@@ -325,7 +315,7 @@ def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
                     if rm.n_items == 0:
                         terminal_cfv(td, node, p, R[d], V[d])
                     else:
-                        item_terminal(term, rm, form.three, node, p, R[d], V[d], sums, at, val)
+                        item_terminal(term, rm, node, p, R[d], V[d], sums, at, val)
             elif kind == CHANCE:
                 V[d, :] = 0.0
                 chosen[d] = _sampled_child(tree, node, t, seed) if sample else -1
@@ -342,10 +332,7 @@ def traverse(form, tables, sched, fixed, cuts, sc, ps, tid, root, out):
                             sig[d, a, s] = fixed.sigma[base + s * n + a]
                 else:
                     # act[d] is free until the first child returns: its first row is scratch.
-                    if ps.average:
-                        _node_strategy(tables.avg, off[owner], n, n_states, sig[d], act[d, 0])
-                    else:
-                        _node_strategy(tables.regrets, off[owner], n, n_states, sig[d], act[d, 0])
+                    _node_strategy(src, off[owner], n, n_states, sig[d], act[d, 0])
                 if own and mode == UPDATE and owner == node and packed:
                     # act[d] is free until the first child returns: the decoded block.
                     add_average(tables.avg, tables.avg_scale, node, off[node], n, n_states, R[d, p], weight, sig[d], act[d])
@@ -449,7 +436,7 @@ def one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, phase, lo, 
 
     ``RUN`` runs iterations ``ps.t..t_last`` here, ``n_players`` whole passes each, each pass
     between :func:`_fill_fixed` and :func:`_finish_fixed` (its :data:`Pass` made from ``ps``:
-    ``average`` false, ``use_fixed`` true). One kernel serves every phase and every walk
+    ``src`` the regrets, ``use_fixed`` true). One kernel serves every phase and every walk
     of a pass calls :func:`traverse` at the one site below, so that the walk is compiled once
     (see :func:`traverse`)."""
     tree, rm, sym = form.tree, form.rm, form.sym
@@ -479,12 +466,12 @@ def one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, phase, lo, 
             cur = ps
             if iterating:
                 _fill_fixed(tree, tables, fixed)
-                cur = Pass(np.int64(p), np.int64(t), weight, pos_d, neg_d, np.int64(UPDATE), ps.average, ps.use_fixed)
+                cur = Pass(np.int64(p), np.int64(t), weight, pos_d, neg_d, np.int64(UPDATE), ps.src, ps.use_fixed)
             for w in range(first, last + 1):
                 q, walk_cuts, walk_thread, root, dest = cur, cuts, zero, zero, out
                 if w == -1:
                     _root_start(tables, sc)
-                    q = Pass(cur.p, cur.t, cur.weight, cur.pos_d, cur.neg_d, np.int64(COLLECT), cur.average, cur.use_fixed)
+                    q = Pass(cur.p, cur.t, cur.weight, cur.pos_d, cur.neg_d, np.int64(COLLECT), cur.src, cur.use_fixed)
                 elif w < n_jobs:
                     j = cuts.job_order[w]
                     node = cuts.node[cuts.job_cut[j]]
@@ -562,5 +549,5 @@ def factors(sched, t):
 def run(form, tables, sched, fixed, cuts, no_cuts, sc, t_first, t_last, n_players, out) -> None:
     """Iterations ``t_first..t_last`` (1-based), one pass per player each, on one thread: one
     call of :func:`one_pass` (``RUN``)."""
-    ps = Pass(0, int(t_first), 0.0, 1.0, 1.0, UPDATE, False, True)
+    ps = Pass(0, int(t_first), 0.0, 1.0, 1.0, UPDATE, tables.regrets, True)
     one_pass(form, tables, sched, fixed, cuts, no_cuts, sc, ps, out, RUN, 0, 0, 0, int(t_last), int(n_players))
