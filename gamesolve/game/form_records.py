@@ -17,9 +17,6 @@ from collections import namedtuple
 Removal = namedtuple(
     "Removal", "items n_items node_path path_strength path_order path_groups path_bounds path_items chance_weight holders"
 )
-RemovalThree = namedtuple("RemovalThree", Removal._fields)
-"""The same bundle for a game of three players: a type of its own, so that a kernel compiled for
-two players leaves the three-player terminal sums out (see :data:`Removal`)."""
 """Item removal as the vector kernels read it: ``items[s]`` (up to 2 item numbers, -1 for
 none), the number of items, each node's public chance path, each path's contest strength of
 every private state (``path_strength[path, s]``; larger is better; negative: the state holds
@@ -33,6 +30,10 @@ negative strength left out: group ``g < path_groups[path]`` is the positions
 ``path_bounds[path, g] : path_bounds[path, g + 1]`` of ``path_order[path]``, and
 ``path_items[path, k]`` are the items of the state at position ``k`` (-1 as ``n_items``).
 Build it with :func:`gamesolve.game.removal.item_removal`."""
+
+RemovalThree = namedtuple("RemovalThree", Removal._fields)
+"""The same bundle for a game of three players: a type of its own, so that a kernel compiled for
+two players leaves the three-player terminal sums out (see :data:`Removal`)."""
 
 Rollout = namedtuple(
     "Rollout",
