@@ -31,6 +31,11 @@ def hand_index(a: int, b: int) -> int:
     return HAND_INDEX[(min(a, b), max(a, b))]
 
 
+def touching(board) -> np.ndarray:
+    """``bool[1326]``: the hands holding a card of ``board`` (a range loses them on that board)."""
+    return np.isin(HAND_CARDS, np.asarray(board, dtype=np.int64)).any(axis=1)
+
+
 def hand_class(h: int) -> str:
     """``"AKs"``, ``"72o"``, ``"QQ"``."""
     a, b = (int(c) for c in HAND_CARDS[h])

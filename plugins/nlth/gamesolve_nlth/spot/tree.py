@@ -29,7 +29,7 @@ from gamesolve_nlth import engine as E
 from gamesolve_nlth.betting.subgame import ALLIN, StreetSizes, SubgameSizes, SubgameTree, walk_subgame
 from gamesolve_nlth.evaluate.stakes import made_hand_values
 from gamesolve_nlth.spot.form import node_boards, spot_form
-from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
+from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS, touching
 from gamesolve_nlth.spot.suits import card_classes, hand_permutation
 
 STREETS = ("flop", "turn", "river")
@@ -166,8 +166,7 @@ def spot_ranges(spot: Spot, *ranges: np.ndarray) -> np.ndarray:
     if len(ranges) != spot.players:
         raise SpotError(f"a spot of {spot.players} players needs {spot.players} ranges, got {len(ranges)}")
     reach = np.stack([np.asarray(r, dtype=np.float64) for r in ranges])
-    touching = np.array([any(int(c) in spot.board for c in HAND_CARDS[h]) for h in range(NUM_HANDS)])
-    reach[:, touching] = 0.0
+    reach[:, touching(spot.board)] = 0.0
     return reach
 
 

@@ -26,7 +26,7 @@ from gamesolve.solve.vcfr import VectorCFR
 from gamesolve.solve.warm import child_main, start_child, stop_warm, warm_marker
 from gamesolve_nlth.betting.subgame_tree import SubgameTree
 from gamesolve_nlth.spot.form import node_boards, spot_form
-from gamesolve_nlth.spot.hands import HAND_CARDS, NUM_HANDS
+from gamesolve_nlth.spot.hands import NUM_HANDS, touching
 
 __all__ = ["compile_kernels", "stand_in_form", "start", "stop_warm"]
 
@@ -74,7 +74,7 @@ def compile_kernels(threads: int, dtype) -> None:
     cache) happens here and not in a timed solve."""
     # Every hand but those touching the board, as a spot's ranges leave them.
     reach = np.ones((2, NUM_HANDS))
-    reach[:, np.isin(HAND_CARDS, STAND_IN_BOARD).any(axis=1)] = 0.0
+    reach[:, touching(STAND_IN_BOARD)] = 0.0
     solver = VectorCFR(stand_in_form(), root_reach=reach, threads=threads, dtype=dtype)
     solver.run(1)
     solver.exploitability()
