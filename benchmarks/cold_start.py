@@ -27,12 +27,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -42,6 +46,9 @@ GAMESOLVE = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "game
 #: The turn and river spots of docs/spot.md and the README.
 TURN = ["--board", "QsJh2h8d", "--oop-range", "22+,A2s+,KTo+", "--ip-range", "TT+,AQs,KQ", "--target", "0.5%"]
 RIVER = ["--board", "QsJh2h8d3c", "--oop-range", "QQ,JJ,AK", "--ip-range", "TT+,AQs", "--target", "1%"]
+
+#: The setup of the commands that play a heads-up tiny blueprint.
+HU_BLUEPRINT = ["solve", "--game", "nlth", "--players", "2", "--iterations", "20000", "--threads", "1", "--out", "{work}/bp"]
 
 #: name -> (arguments of gamesolve, arguments of an untimed setup run or None). ``{work}`` is
 #: a folder of the command's own, shared by its setup, cold and warm runs. The setup runs in
@@ -67,17 +74,35 @@ COMMANDS: dict[str, tuple[list[str], list[str] | None]] = {
     # calling station, whose bets it re-solves on the turn and river
     "nlth match search": (
         ["match", "--game", "nlth", "--agents", "search:store={work}/bp:seconds=0:iterations=30,call", "--hands", "10", "--seed", "1"],
-        ["solve", "--game", "nlth", "--players", "2", "--iterations", "20000", "--threads", "1", "--out", "{work}/bp"],
+        HU_BLUEPRINT,
     ),
     "lbr": (["lbr", "--game", "nlth", "-p", "players=2", "--agent", "tag", "--hands", "200", "--seed", "1", "--workers", "1"], None),
     "abstraction tiny": (["abstraction", "build", "--preset", "tiny", "--cache-dir", "{work}/abstraction", "--force"], None),
     # the spot after a line through a dealt card is built without the suit symmetry
     "spot line after spot turn": (["spot", *TURN, "--line", "check,bet 500,call,Kd"], ["spot", *TURN]),
+    # the terminal table against a heads-up blueprint, to its first prompt (no input: it stops there)
+    "play start": (["play", "--game", "nlth", "--agents", "blueprint:store={work}/bp"], HU_BLUEPRINT),
+    # the web table, until it listens and has dealt a first hand to a new session (see READY)
+    "serve start": (["serve", "--game", "nlth", "--agents", "blueprint:store={work}/bp", "--port", "0", "--data", "{work}/data"],
+                    HU_BLUEPRINT),
 }
 AFTER_SETUP = {"spot line after spot turn"}
 #: Commands whose timed runs read the card abstraction the setup built (in the setup's HOME):
 #: it is copied into their own, as a user who trained a blueprint has it.
-SHARE_ABSTRACTION = {"nlth match search"}
+SHARE_ABSTRACTION = {"nlth match search", "play start", "serve start"}
+
+
+def _first_table(line: str) -> None:
+    """A new session of the web table whose address ``line`` names: its first hand dealt."""
+    address = re.search(r"http://\S+", line).group(0)
+    request = urllib.request.Request(f"{address}/api/sessions", data=b"{}", headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=300) as answer:
+        assert answer.status == 201, answer.status
+
+
+#: Commands that run until stopped: timed until the text appears in their output and the
+#: function given the line it is on returns, then stopped.
+READY = {"serve start": ("Uvicorn running on", _first_table)}
 ABSTRACTION = Path(".cache") / "gamesolve" / "abstraction"
 
 
@@ -105,21 +130,70 @@ def environment(numba_cache: Path, home: Path, compile_log: Path | None, tree: P
     return env
 
 
-def timed(argv: list[str], env: dict[str, str], timeout: float) -> dict:
-    """Wall and processor seconds of one run; ``error`` (stderr's tail) when it failed."""
+def timed(argv: list[str], env: dict[str, str], timeout: float, ready: tuple | None = None) -> dict:
+    """Wall and processor seconds of one run; ``error`` (stderr's tail) when it failed. Its
+    standard input is empty (``play`` stops at its first prompt). With ``ready``, the run is
+    timed until that text appears in its output and its function returns (see :data:`READY`),
+    then stopped: a server."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    try:
-        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {"seconds": None, "cpu": None, "error": f"skipped: still running after {timeout:.0f} s"}
-    seconds = time.perf_counter() - started
+    if ready is None:
+        try:
+            done = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {"seconds": None, "cpu": None, "error": f"skipped: still running after {timeout:.0f} s"}
+        seconds, returncode, output = time.perf_counter() - started, done.returncode, done.stderr
+    else:
+        seconds, returncode, output = _until_ready(argv, env, timeout, ready, started)
+        if seconds is None:
+            return {"seconds": None, "cpu": None, "error": output}
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     error = None
-    if done.returncode != 0:
-        error = f"exit {done.returncode}: " + "\n".join(done.stderr.strip().splitlines()[-15:])
+    if returncode != 0:
+        error = f"exit {returncode}: " + "\n".join(output.strip().splitlines()[-15:])
     return {"seconds": seconds, "cpu": cpu, "error": error}
+
+
+def _until_ready(argv, env, timeout, ready, started) -> tuple[float | None, int, str]:
+    """(seconds until ``ready`` appeared, 0, output) once the process is stopped; (None, code,
+    why) when it exited first or took longer than ``timeout``."""
+    proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)  # fmt: skip
+    lines: list[str] = []
+    found = threading.Event()
+    text, then = ready
+    failed: list[str] = []
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            if text in line and not found.is_set():
+                try:
+                    then(line)
+                except Exception as exc:  # reported as the run's error
+                    failed.append(f"{type(exc).__name__}: {exc}")
+                found.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    seen = found.wait(timeout)
+    seconds = time.perf_counter() - started
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    reader.join(timeout=5)
+    if seen and failed:
+        return None, 1, f"after {text!r}: {failed[0]}"
+    if seen:
+        return seconds, 0, "".join(lines)
+    why = f"skipped: no {text!r} after {timeout:.0f} s" if proc.returncode is None or proc.returncode < 0 else \
+        f"exit {proc.returncode}: " + "\n".join("".join(lines).strip().splitlines()[-15:])
+    return None, proc.returncode, why
 
 
 def measure(name: str, timeout: float, compile_log: Path | None, tree: Path | None = None) -> dict:
@@ -144,7 +218,7 @@ def measure(name: str, timeout: float, compile_log: Path | None, tree: Path | No
             log = None
             if compile_log is not None and run == "cold":
                 log = compile_log / (name.replace(" ", "_") + ("" if tree is None else "@" + tree.name))
-            result = timed(command_line(args, work), environment(numba_cache, home, log, tree), timeout)
+            result = timed(command_line(args, work), environment(numba_cache, home, log, tree), timeout, READY.get(name))
             row[run], row[f"{run}_cpu"] = result["seconds"], result["cpu"]
             if result["error"]:
                 return row | {"error": f"{run} " + result["error"]}

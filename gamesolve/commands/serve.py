@@ -52,7 +52,10 @@ def serve(ctx, game_name, agent_list, host, port, data_dir, seat, hands, seed, p
     config = ServerConfig(spec, data_dir.resolve(), seat=seat_no, seed=seed, hands=hands, max_tables=max_tables, workers=workers)
     app = create_app(config, plugin_host_)
     click.echo(f"gamesolve: {game.describe()} against {', '.join(texts)}; hand histories in {config.data_dir}")
-    click.echo(f"gamesolve: open http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
+    if port:
+        click.echo(f"gamesolve: open http://{host if ':' not in host else f'[{host}]'}:{port}/ (Ctrl-C stops)")
+    else:  # the port the system picks is known once the server listens, when uvicorn logs its address
+        click.echo("gamesolve: open the address uvicorn logs below, once it listens (Ctrl-C stops)")
     uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=65536)
 
 

@@ -96,3 +96,18 @@ def test_no_child_starts_when_turned_off_or_marked(tmp_path, monkeypatch):
     marker.touch()
     assert warm.start(np.float32) is None
     assert warm._marker({"dtype": "int16"}) != marker
+
+
+@pytest.mark.parametrize("bad", [["--board", "XX"], ["--oop-range", "ZZ"], ["--target", "abc"], ["--line", "check,,bet 500"]],
+                         ids=["board", "range", "target", "line"])  # fmt: skip
+def test_a_mistyped_card_range_target_or_line_is_refused_before_a_child_starts(monkeypatch, bad):
+    from click.testing import CliRunner
+
+    from gamesolve.cli import cli
+
+    started = []
+    monkeypatch.setattr(warm, "start", lambda dtype: started.append(dtype))
+    args = {"--board": "QsJh2h8d3c", "--oop-range": "QQ", "--ip-range": "TT+", **dict(zip(bad[::2], bad[1::2]))}
+    result = CliRunner().invoke(cli, ["spot", *[x for kv in args.items() for x in kv]])
+    assert result.exit_code == 2 and result.output.count("\n") <= 2, result.output
+    assert started == []

@@ -181,3 +181,30 @@ def test_bad_serve_options_are_one_line_errors(run, tmp_path):
     assert result.exit_code == 2 and "unknown agent 'nobody'" in result.output
     result = run("serve", "--game", "nlth", "--agents", "call", "--data", str(tmp_path / "file"))
     assert result.exit_code == 2 and "is not a folder" in result.output
+
+
+def test_a_server_on_a_port_the_system_picks_names_no_port_zero_address(tmp_path):
+    """``--port 0``: the port is known once the server listens; the address printed is the
+    one it answers on (uvicorn's line), never ``:0``."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+
+    cmd = [sys.executable, "-m", "gamesolve.cli", "serve", "--game", "nlth", "--agents", "call", "--port", "0",
+           "--data", str(tmp_path / "d")]  # fmt: skip
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        lines, listening = [], None
+        for line in proc.stdout:
+            lines.append(line)
+            if listening := re.search(r"Uvicorn running on (http://\S+)", line):
+                break
+        assert listening and not any(":0/" in line for line in lines), lines
+        with urllib.request.urlopen(listening.group(1) + "/", timeout=30) as page:
+            assert page.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -56,36 +56,46 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
     their exact card-removal probabilities."""
     from gamesolve_nlth.spot import warm
 
+    # The light checks first: a mistyped card, range or target starts no second process.
+    inputs = _light_inputs(board, oop_range, ip_range, target, line)
     # The solver's kernels compile in a second process while this one compiles the rules
     # engine and builds the spot (spot/warm.py); the imports below start on the engine.
     child = warm.start(np.int16 if precision == "16" else np.float32)
     try:
-        _spot(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
-              threads, max_iterations, seconds, check_every, line, precision, as_json)  # fmt: skip
+        _spot(*inputs, pot, stack, bets, raises, allin_threshold, raise_cap, threads, max_iterations, seconds,
+              check_every, precision, as_json)  # fmt: skip
     finally:
         warm.stop_warm(child)
 
 
-def _spot(board, oop_range, ip_range, pot, stack, bets, raises, allin_threshold, raise_cap, target,
-          threads, max_iterations, seconds, check_every, line, precision, as_json):  # fmt: skip
-    from gamesolve.progress import BarProgress
+def _light_inputs(board, oop_range, ip_range, target, line):
+    """(board cards, OOP range, IP range, target %, line actions), checked without the rules
+    engine (whose import builds the evaluator's tables); an :class:`InputError` line if bad."""
     from gamesolve_nlth.cards import parse_cards
     from gamesolve_nlth.spot.hands import RangeError, parse_range
-    from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
-    from gamesolve_nlth.spot.solve import solve_spot
-    from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes
 
     target_pct = _percent(target)
     actions = () if line is None else tuple(a.strip() for a in line.split(","))
     if any(not a for a in actions):
         raise InputError(f"--line: an empty action in {line!r} (actions are separated by commas, e.g. 'check,bet 500')")
     try:
-        cards = tuple(parse_cards(board))
+        return tuple(parse_cards(board)), parse_range(oop_range), parse_range(ip_range), target_pct, actions
+    except (RangeError, ValueError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def _spot(cards, oop, ip, target_pct, actions, pot, stack, bets, raises, allin_threshold, raise_cap,
+          threads, max_iterations, seconds, check_every, precision, as_json):  # fmt: skip
+    from gamesolve.progress import BarProgress
+    from gamesolve_nlth.spot.sizes import DEFAULT_BETS, DEFAULT_RAISES, parse_sizes
+    from gamesolve_nlth.spot.solve import solve_spot
+    from gamesolve_nlth.spot.tree import Spot, SpotError, StreetSizes
+
+    try:
         first, then = parse_sizes(bets, DEFAULT_BETS), parse_sizes(raises, DEFAULT_RAISES)
         spot = Spot(cards, pot, stack, *(StreetSizes(first[s], then[s]) for s in ("flop", "turn", "river")),
                     allin_threshold=allin_threshold, raise_cap=raise_cap)  # fmt: skip
-        oop, ip = parse_range(oop_range), parse_range(ip_range)
-    except (SpotError, RangeError, ValueError) as exc:
+    except (SpotError, ValueError) as exc:
         raise InputError(str(exc)) from None
     threads = threads or os.cpu_count() or 1
     with BarProgress(quiet=as_json) as progress:
