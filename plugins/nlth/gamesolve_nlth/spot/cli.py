@@ -56,7 +56,7 @@ def spot_command(board, oop_range, ip_range, pot, stack, bets, raises, allin_thr
     their exact card-removal probabilities."""
     from gamesolve_nlth.spot import warm
 
-    # The light checks first: a mistyped card, range or target starts no second process.
+    # The light checks first: a mistyped card, range, target or line starts no second process.
     inputs = _light_inputs(board, oop_range, ip_range, target, line)
     # The solver's kernels compile in a second process while this one compiles the rules
     # engine and builds the spot (spot/warm.py); the imports below start on the engine.
