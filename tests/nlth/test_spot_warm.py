@@ -14,7 +14,9 @@ import attrs
 import numba
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from gamesolve.cli import cli
 from gamesolve.game.form_records import Removal, RemovalThree
 from gamesolve.solve.vcfr import VectorCFR
 from gamesolve_nlth.betting.subgame import walk_subgame
@@ -101,10 +103,6 @@ def test_no_child_starts_when_turned_off_or_marked(tmp_path, monkeypatch):
 @pytest.mark.parametrize("bad", [["--board", "XX"], ["--oop-range", "ZZ"], ["--target", "abc"], ["--line", "check,,bet 500"]],
                          ids=["board", "range", "target", "line"])  # fmt: skip
 def test_a_mistyped_card_range_target_or_line_is_refused_before_a_child_starts(monkeypatch, bad):
-    from click.testing import CliRunner
-
-    from gamesolve.cli import cli
-
     started = []
     monkeypatch.setattr(warm, "start", lambda dtype: started.append(dtype))
     args = {"--board": "QsJh2h8d3c", "--oop-range": "QQ", "--ip-range": "TT+", **dict(zip(bad[::2], bad[1::2]))}

@@ -3,6 +3,11 @@ every hand is saved, bad input is one line; the terminal front end, scripted."""
 
 import json
 import math
+import os
+import re
+import subprocess
+import sys
+import urllib.request
 
 import pytest
 from click.testing import CliRunner
@@ -186,12 +191,6 @@ def test_bad_serve_options_are_one_line_errors(run, tmp_path):
 def test_a_server_on_a_port_the_system_picks_names_no_port_zero_address(tmp_path):
     """``--port 0``: the port is known once the server listens; the address printed is the
     one it answers on (uvicorn's line), never ``:0``."""
-    import os
-    import re
-    import subprocess
-    import sys
-    import urllib.request
-
     cmd = [sys.executable, "-m", "gamesolve.cli", "serve", "--game", "nlth", "--agents", "call", "--port", "0",
            "--data", str(tmp_path / "d")]  # fmt: skip
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
