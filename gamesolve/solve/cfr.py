@@ -77,6 +77,12 @@ def player_index(tree: ExplicitTree) -> tuple[np.ndarray, ...]:
     return nodes_start, nodes, infosets_start, infosets, first_node
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 class TabularCFR:
     """Runs one CFR-family algorithm on a compiled tree and keeps its tables."""
 
@@ -85,8 +91,10 @@ class TabularCFR:
         self.config = config
         self.order = summation_order(order)
         self.iterations = 0
-        self.regrets = np.zeros(tree.num_slots)
-        self.avg = np.zeros(tree.num_slots)
+        # The tables are the kernel's: outside, read-only views (the kernel keeps the policy
+        # of the regrets in ``W`` between calls, so a write from outside would leave it stale).
+        self._regrets, self._avg = np.zeros(tree.num_slots), np.zeros(tree.num_slots)
+        self.regrets, self.avg = _read_only(self._regrets), _read_only(self._avg)
         n = tree.num_nodes
         c = config
         # The kernel's arguments, built once (the arrays are updated in place) and passed as
@@ -96,7 +104,7 @@ class TabularCFR:
                          np.ascontiguousarray(tree.edge_w[tree.child_list]), np.ascontiguousarray(tree.utility.T),
                          tree.infoset_slot_start),
             K.PlayerIndex(*player_index(tree)),
-            K.Tables(tree.weights(tree.uniform_policy()), self.regrets, self.avg),
+            K.Tables(tree.weights(tree.uniform_policy()), self._regrets, self._avg),  # uniform: zero regrets matched
             K.Settings(c.rm_plus, c.discount, float(c.alpha), float(c.beta), float(c.gamma), self.order == "openspiel"),
             K.Scratch(np.empty(n), np.empty(n), np.empty(n)),
         ))  # fmt: skip
@@ -126,11 +134,11 @@ class TabularCFR:
     def average_policy(self) -> np.ndarray:
         """Slot-indexed average strategy (uniform at never-reached infosets)."""
         out = np.empty(self.tree.num_slots)
-        K.normalise(self.avg, self.tree.infoset_slot_start, out)
+        K.normalise(self._avg, self.tree.infoset_slot_start, out)
         return out
 
     def current_policy(self) -> np.ndarray:
         """Slot-indexed strategy of the latest regrets (regret matching)."""
         out = np.empty(self.tree.num_slots)
-        K.regret_matching(self.regrets, self.tree.infoset_slot_start, out, 0, self.tree.num_infosets)
+        K.regret_matching(self._regrets, self.tree.infoset_slot_start, out, 0, self.tree.num_infosets)
         return out

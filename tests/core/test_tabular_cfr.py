@@ -71,6 +71,24 @@ def test_runs_in_batches_equal_one_long_run(kuhn3_tree):
     assert (split.regrets == one.regrets).all() and (split.avg == one.avg).all()
 
 
+def test_one_call_per_iteration_equals_one_call_for_all(leduc2_tree):
+    """The kernel keeps the policy of the regrets between calls instead of matching every row
+    again at each call: the iterates are the same bits either way."""
+    one, _ = solve(leduc2_tree, "cfr+", 30)
+    stepped = TabularCFR(leduc2_tree, TABULAR_ALGORITHMS["cfr+"])
+    for _ in range(30):
+        stepped.run(1)
+    assert (stepped.regrets == one.regrets).all() and (stepped.avg == one.avg).all()
+
+
+def test_the_tables_cannot_be_written_from_outside(kuhn2_tree):
+    """A write would leave the kernel's policy stale: it is refused, not silently ignored."""
+    solver, _ = solve(kuhn2_tree, "cfr+", 5)
+    for table in (solver.regrets, solver.avg):
+        with pytest.raises(ValueError, match="read-only"):
+            table[0] = 1.0
+
+
 def test_current_policy_is_a_distribution_per_infoset(leduc2_tree):
     solver, _ = solve(leduc2_tree, "cfr", 10)
     policy = solver.current_policy()
