@@ -11,7 +11,8 @@ call from Python), and its owner: itself, or for numba's own overloads (``np.emp
 nearest kernel of ours that needed them, and ``end``, the wall clock (Unix seconds) when it
 ended, for a timeline of a command's compilations. Lines are appended as compilations end, not at
 exit: xdist workers and killed subprocesses may never run ``atexit``. A cache hit is no
-compilation and is not logged.
+compilation and is not logged. A process's waits on another's compilation of the same kernel
+(:mod:`gamesolve.compile_lock`) go to ``DIR/<pid>.waits``.
 """
 
 import os
@@ -70,5 +71,24 @@ if _DIR:
 
         os.makedirs(_DIR, exist_ok=True)
         event.register("numba:compile", _CompileLog(os.path.join(_DIR, f"{os.getpid()}.jsonl")))
+
+        # Waits on another process's compilation (gamesolve/compile_lock.py): one line each in
+        # DIR/<pid>.waits, with the lock, the seconds waited and whether the wait ended in the
+        # lock (or in its timeout).
+        import gamesolve.compile_lock as _lock
+
+        _acquire = _lock._acquire
+
+        def _timed_acquire(path, *rest):
+            started = time.perf_counter()
+            fd = _acquire(path, *rest)
+            waited = time.perf_counter() - started
+            if waited > 0.01:
+                with open(os.path.join(_DIR, f"{os.getpid()}.waits"), "a") as f:
+                    f.write(json.dumps({"lock": os.path.basename(path), "waited": waited, "granted": fd is not None,
+                                        "pid": os.getpid(), "end": time.time(), "argv": " ".join(sys.argv[:4])}) + "\n")
+            return fd
+
+        _lock._acquire = _timed_acquire
     except Exception as e:  # a measurement aid must never break the process it measures
         print(f"sitecustomize: compile log disabled ({e})", file=sys.stderr)
