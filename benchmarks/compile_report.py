@@ -81,13 +81,12 @@ def main() -> None:
     if waits:
         print(f"\n{sum(w['waited'] for w in waits):.1f} s of waiting on another process's compilation, {len(waits)} waits"
               f" ({sum(not w['granted'] for w in waits)} timed out)\n")
-        # A lock file's name starts with a digest of the kernel's name (gamesolve/compile_lock.py).
+        # A lock file is named by a digest of the kernel's name (gamesolve/compile_lock.py).
         names = {hashlib.sha1(f.encode()).hexdigest()[:20]: f for f in by_owner}
         print("| kernel waited for | seconds | waits | longest |\n|---|---:|---:|---:|")
         by_lock = defaultdict(list)
         for w in waits:
-            digest = w["lock"].split(".")[0].split("-")[0]
-            by_lock[names.get(digest, w["lock"])].append(w["waited"])
+            by_lock[names.get(w["lock"].split(".")[0], w["lock"])].append(w["waited"])
         for name, seconds in sorted(by_lock.items(), key=lambda kv: -sum(kv[1]))[: opts.top]:
             print(f"| `{name}` | {sum(seconds):.1f} | {len(seconds)} | {max(seconds):.1f} |")
 

@@ -58,7 +58,8 @@ def cfr_run(tree, index, tables, cfg, scratch, t_first, t_last):
     regrets), and each iteration leaves it so: the policy is matched row by row as a player's
     regrets change (alternating updates: every player's policy reflects the regrets so far,
     and only the updated player's rows have changed), never in full. (A full matching at each
-    call was 7% of a Leduc iteration run one per call, as ``gamesolve bench cfr`` times it.)
+    call cost Leduc about 8% of its speed one iteration per call, as ``gamesolve bench cfr``
+    times it.)
 
     With ``cfg.action_order`` values are summed in action order, as open-spiel sums them
     (:func:`~gamesolve.game.tree_walks.values_in_action_order`), so that CFR+ follows
