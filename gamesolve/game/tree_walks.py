@@ -69,9 +69,30 @@ def backward_values(parent, edge_w, W, utility_p, value):
 
     Reverse preorder: a node's subtree is complete when it is reached, so its value can
     be added to its parent's. Terminal values come from ``utility_p``.
+
+    The parent's running sum is kept in a register while consecutive nodes share the parent
+    (sibling leaves, the common case) and stored when the parent changes or is itself
+    reached: the same additions in the same order, so the same bits, without a store and a
+    load of the parent's value per child (a chain of store-to-load forwards that bound the
+    walk: 16.5 -> 13.6 us on Leduc, 3-7% on Liar's Dice's 295k nodes; docs/benchmarks.md).
     """
     n = parent.shape[0]
     for c in range(n):
         value[c] = utility_p[c]
+    held = -1  # the node whose running sum is in ``acc`` (-1: none)
+    acc = 0.0
     for c in range(n - 1, 0, -1):
-        value[parent[c]] += W[edge_w[c]] * value[c]
+        if c == held:  # its children are all in: its value is complete
+            value[c] = acc
+            held = -1
+        p = parent[c]
+        x = W[edge_w[c]] * value[c]
+        if p == held:
+            acc += x
+        else:
+            if held >= 0:
+                value[held] = acc
+            acc = value[p] + x
+            held = p
+    if held >= 0:
+        value[held] = acc
