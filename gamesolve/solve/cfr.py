@@ -61,11 +61,13 @@ def summation_order(value: str) -> str:
 
 
 def player_index(tree: ExplicitTree) -> tuple[np.ndarray, ...]:
-    """CSR lists of each player's decision nodes and infosets, and each infoset's first node."""
+    """CSR lists of each player's decision nodes (with the slot of each one's first action)
+    and infosets, and each infoset's first node (:data:`K.PlayerIndex`)."""
     decision = np.flatnonzero(tree.node_kind == DECISION)
     owners = tree.node_player[decision]
     order = np.argsort(owners, kind="stable")
     nodes = decision[order].astype(np.int32)
+    nodes_slot = tree.edge_w[tree.child_list[tree.child_start[nodes]]].astype(np.int32)
     nodes_start = np.searchsorted(owners[order], np.arange(tree.num_players + 1)).astype(np.int32)
     infosets = np.argsort(tree.infoset_player, kind="stable").astype(np.int32)
     infosets_start = np.searchsorted(
@@ -74,7 +76,7 @@ def player_index(tree: ExplicitTree) -> tuple[np.ndarray, ...]:
     # Preorder: the smallest node id of an infoset is its first node.
     first_node = np.full(tree.num_infosets, np.iinfo(np.int32).max, dtype=np.int32)
     np.minimum.at(first_node, tree.node_infoset[decision], decision.astype(np.int32))
-    return nodes_start, nodes, infosets_start, infosets, first_node
+    return nodes_start, nodes, nodes_slot, infosets_start, infosets, first_node
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

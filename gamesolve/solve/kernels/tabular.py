@@ -35,9 +35,10 @@ TreeArrays = namedtuple("TreeArrays", "parent edge_w edge_player child_start chi
 preorder arrays): parents, edge weights (a slot of ``W``) and players, children (CSR) and their
 edge weights ``child_w = edge_w[child_list]``, utilities ``[P, N]`` and infosets' slots."""
 
-PlayerIndex = namedtuple("PlayerIndex", "nodes_start nodes infosets_start infosets infoset_first_node")
-"""Each player's decision nodes and infosets (``*_start[p]:*_start[p + 1]``), and each
-infoset's first node (:func:`gamesolve.solve.cfr.player_index`)."""
+PlayerIndex = namedtuple("PlayerIndex", "nodes_start nodes nodes_slot infosets_start infosets infoset_first_node")
+"""Each player's decision nodes and infosets (``*_start[p]:*_start[p + 1]``), the slot of each
+listed node's first action (its actions' slots follow), and each infoset's first node
+(:func:`gamesolve.solve.cfr.player_index`)."""
 
 Tables = namedtuple("Tables", "W regrets avg")
 """``W[:n_slots]``: the current strategy, ``W[n_slots:]`` the fixed 1 and chance probabilities;
@@ -72,7 +73,7 @@ def cfr_run(tree, index, tables, cfg, scratch, t_first, t_last):
     Leduc iteration's 230, which ``bench cfr`` times one call per iteration).
     """
     parent, edge_w, edge_player, child_start, child_list, child_w, utility_t, slot_start = tree
-    player_nodes_start, player_nodes, player_infosets_start, player_infosets, infoset_first_node = index
+    player_nodes_start, player_nodes, player_nodes_slot, player_infosets_start, player_infosets, infoset_first_node = index
     W, regrets, avg = tables
     rm_plus, discount, alpha, beta, gamma, action_order = cfg
     own, others, value = scratch
@@ -95,7 +96,10 @@ def cfr_run(tree, index, tables, cfg, scratch, t_first, t_last):
                 v = value[node]
                 k0 = uintp(child_start[node])
                 k1 = uintp(child_start[node + 1])
-                slot = uintp(edge_w[uintp(child_list[k0])])  # a node's edges have consecutive slots
+                # A node's edges have consecutive slots; the first read from a list in the order
+                # of the loop, not through its first child's edge (two dependent scattered loads:
+                # 79 -> 71 us a Leduc iteration, in-process).
+                slot = uintp(player_nodes_slot[j])
                 for k in range(k0, k1):
                     regrets[slot + (k - k0)] += cf * (value[uintp(child_list[k])] - v)
             for j in range(player_infosets_start[p], player_infosets_start[p + 1]):
