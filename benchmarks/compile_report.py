@@ -20,16 +20,21 @@ from collections import defaultdict
 from pathlib import Path
 
 
+def logged(path: Path):
+    """The JSON lines of one log, but a line cut short by a killed process."""
+    for line in path.read_text().splitlines():
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError:
+            continue
+
+
 def records(folder: Path):
     """Every compilation, with its owner (also for logs written before owners were logged:
     a callee's line comes before its caller's, which has a smaller depth)."""
     for path in sorted(folder.rglob("*.jsonl")):
         pending = []
-        for line in path.read_text().splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a killed process
+        for r in logged(path):
             r.setdefault("function", f"{r.get('module')}.{r.get('name')}")
             if "owner" not in r:
                 if r["function"].startswith("numba."):
@@ -77,7 +82,7 @@ def main() -> None:
     print("\n| module | seconds | share |\n|---|---:|---:|")
     for module, s in sorted(by_module.items(), key=lambda kv: -kv[1])[: opts.top]:
         print(f"| `{module}` | {s:.1f} | {s / total:.1%} |")
-    waits = [json.loads(line) for path in sorted(opts.folder.rglob("*.waits")) for line in path.read_text().splitlines() if line.strip()]
+    waits = [w for path in sorted(opts.folder.rglob("*.waits")) for w in logged(path)]
     if waits:
         print(f"\n{sum(w['waited'] for w in waits):.1f} s of waiting on another process's compilation, {len(waits)} waits"
               f" ({sum(not w['granted'] for w in waits)} timed out)\n")

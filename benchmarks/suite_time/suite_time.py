@@ -59,7 +59,12 @@ def report(folder: Path, top: int) -> None:
     by_file = defaultdict(lambda: [0.0, 0.0, 0])
     tests = []
     for path in sorted(folder.glob("*.jsonl")):
-        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        rows = []
+        for line in path.read_text().splitlines():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # a line cut short by a killed worker
         events = {r["event"]: r["t"] for r in rows if "event" in r}
         mine = sorted((r for r in rows if "id" in r), key=lambda r: r["start"])
         if not mine:
