@@ -130,7 +130,7 @@ RANGE_OPTIONS = {
     "seconds": float, "iterations": int, "mccfr_iterations": int, "algorithm": str, "play": str, "threads": int,
     "end_nodes": int, "depth": DepthLimit.parse, "k": int, "bias_factor": float, "rollouts": int, "seed": int,
     "first_round": str, "search_rounds": lambda text: tuple(int(x) for x in text.split(",")), "sampling_above": int,
-    "beliefs": str,
+    "beliefs": str, "record": str, "replay": str,
 }  # fmt: skip
 
 
@@ -139,7 +139,8 @@ class RangeSearchOptions:
     """The ``search:`` options of the core's range search agent, checked (:meth:`parse`).
 
     :ivar solve: how subgames are solved and played (``seconds``, ``iterations``,
-        ``mccfr_iterations``, ``algorithm``, ``play``, ``threads``: :class:`RangeSolveConfig`).
+        ``mccfr_iterations``, ``algorithm``, ``play``, ``threads``, the solve log's ``record``
+        and ``replay``: :class:`RangeSolveConfig`).
     :ivar end_nodes: search to the end of the game once the rest has at most this many nodes.
     :ivar depth: where subgames end before that (:meth:`DepthLimit.parse`: ``round``, ``game``,
         ``actions:N``, ``raises:N`` joined by ``+``; a number N is ``round+actions:N``); None:

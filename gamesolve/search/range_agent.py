@@ -24,6 +24,10 @@ How a hand goes for the agent in ``seat``:
   count against it) or its iteration cap; the agent plays the final iteration's strategy
   (``play=current``, as Pluribus) and keeps the average as sigma. Other decisions play the
   blueprint. Every decision is recorded (:class:`Decision`).
+* ``record=PATH`` logs each solve's iterations; ``replay=PATH`` stops each solve at the logged
+  iterations instead of a clock, which plays a time-budgeted match again to the bit
+  (:mod:`gamesolve.search.solve_log`). Copies made to probe the agent's strategy elsewhere
+  (:meth:`fork`) neither log nor replay; under a replay they solve to the iteration caps.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from gamesolve.game.state import CHANCE, State
 from gamesolve.search.beliefs import ItemRanges
 from gamesolve.search.domain import Path, RangeSubgame, RoundPlan, SearchDomain
 from gamesolve.search.range_solve import RangeSolveConfig, SolvedSubgame, solve_subgame
+from gamesolve.search.solve_log import LoggedSolve, SolveRecorder, SolveReplay
 
 
 @attrs.frozen
@@ -80,7 +85,10 @@ class RangeSearchAgent(Agent):
         self.game = game
         self.blueprint = blueprint
         self.domain = domain
-        self.config = config
+        self._recorder = SolveRecorder(config.record) if config.record else None
+        self._replay = SolveReplay(config.replay) if config.replay else None
+        # A replay runs no clock: its solves stop at the logged iterations.
+        self.config = config if self._replay is None else attrs.evolve(config, seconds=0.0)
         self.num_private = int(domain.items.shape[0])
         self.seed = seed
         self.memo = memo if memo is not None else SolveMemo()
@@ -110,6 +118,7 @@ class RangeSearchAgent(Agent):
     # -- a hand --------------------------------------------------------------------------
     def new_hand(self, seat: int, hand: int) -> None:
         self.blueprint.new_hand(seat, hand)
+        self.hand = hand
         self.rng = np.random.default_rng(hand_seed(self.seed, hand))
         self._start_hand(seat)
 
@@ -118,6 +127,7 @@ class RangeSearchAgent(Agent):
         random numbers aside)."""
         self.seat = seat
         self.decisions: list[Decision] = []  # this hand's
+        self.solves_in_hand = 0  # solves run (kept ones aside): their numbers in a solve log
         initial = getattr(self.domain, "initial_ranges", None)  # beliefs of another kind (the exact check)
         self.ranges = initial() if initial is not None else ItemRanges.initial(self.domain.items, self.game.num_players)
         self.root: State | None = None  # the round's root
@@ -290,16 +300,22 @@ class RangeSearchAgent(Agent):
         # A kept solve must be the one computed again: a sampling solver is then seeded by what
         # decides the solve (and the agent's seed), not by the hand's random numbers.
         rng = self.rng if key is None else np.random.default_rng([self.seed, _digest(key)])
+        nodes, number = int(subgame.form.num_nodes), self.solves_in_hand
+        stop_at = None if self._replay is None else self._replay.solve(self.hand, self.seat, number, nodes)
         self.solved = solve_subgame(subgame, self.config, self.num_private, self._frozen_rows(subgame.form), rng,
-                                    self._budget, self._readout)  # fmt: skip
+                                    self._budget, self._readout, stop_at)  # fmt: skip
         self.memo.solves += 1
+        self.solves_in_hand += 1
+        if self._recorder is not None:
+            self._recorder.write(self.hand, self.seat, number, LoggedSolve(int(self.solved.iterations), nodes))
         if key is not None:
             self.memo.keep(key, self.solved)
 
     def _memo_key(self) -> tuple | None:
         """What decides the round's solve, where a kept one may stand for it (:class:`SolveMemo`)."""
         plan_key = getattr(self.plan, "memo_key", None)
-        if plan_key is None or self.config.seconds > 0:
+        # A solve log numbers every solve of a hand: none is skipped for a kept one.
+        if plan_key is None or self.config.seconds > 0 or self._recorder is not None or self._replay is not None:
             return None
         added = tuple(sorted((path, tuple(sorted(labels))) for path, labels in self.added.items()))
         frozen = tuple(sorted((path, tuple(sorted(played.items()))) for path, played in self.frozen.items()))
@@ -391,6 +407,7 @@ class RangeSearchAgent(Agent):
         frozen rows, random numbers); the kept solves are shared."""
         other = copy.copy(self)
         other._rng, other._rng_state = None, self._rng_copy_state()
+        other._recorder = other._replay = None  # its solves are not the match's
         other.decisions, other.actions, other.dealt = list(self.decisions), list(self.actions), list(self.dealt)
         other.added = {path: set(labels) for path, labels in self.added.items()}
         other.frozen, other._played, other._probes, other._deadline = dict(self.frozen), {}, {}, None

@@ -69,6 +69,10 @@ class RangeSolveConfig:
         outcomes of a vector solve; MCCFR threads).
     :ivar memory: most gigabytes of a sampled-chance solve's tables (they grow with the boards
         reached; the solve stops and plays what it has before passing it).
+    :ivar record: a solve log (:mod:`gamesolve.search.solve_log`) the agent appends each solve's
+        iterations to ("": none).
+    :ivar replay: a solve log whose iterations stop each solve, with no time budget: the
+        recorded match played again to the bit ("": none).
     """
 
     seconds: float = attrs.field(default=5.0, validator=_at_least(0))
@@ -78,6 +82,8 @@ class RangeSolveConfig:
     play: str = attrs.field(default="current", validator=_one_of(("current", "average")))
     threads: int = attrs.field(default=1, validator=_at_least(1))
     memory: float = attrs.field(default=2.0, validator=_at_least(0, strict=True))
+    record: str = ""
+    replay: str = ""
 
 
 @attrs.frozen(eq=False)
@@ -114,15 +120,18 @@ Budget = Callable[[float], "float | None"]
 
 
 def solve_subgame(subgame: RangeSubgame, config: RangeSolveConfig, num_private: int, frozen: dict,
-                  rng: np.random.Generator, budget: Budget, readout: dict[str, float]) -> SolvedSubgame:  # fmt: skip
+                  rng: np.random.Generator, budget: Budget, readout: dict[str, float], stop_at: int | None = None) -> SolvedSubgame:  # fmt: skip
     """Solve ``subgame`` with the solver its shape calls for (module docstring), the rows in
     ``frozen`` (``(node, private state) -> probabilities``) held fixed; a sampling solver draws
     its seed from ``rng`` (vector CFR draws nothing). ``readout`` keeps, per
     solver kind, the seconds per node the last read-out of its strategies took, which the next
-    solve's budget reserves."""
+    solve's budget reserves. ``stop_at``: the solve runs exactly this many iterations, with no
+    budget (a replayed solve log); the schedules stay the configuration's."""
     form = subgame.form
+    if stop_at is not None:
+        budget = _no_budget
     if subgame.root_reach is None:
-        return _solve_sampled_deals(form, config, num_private, frozen, int(rng.integers(2**31)), budget, readout)
+        return _solve_sampled_deals(form, config, num_private, frozen, int(rng.integers(2**31)), budget, readout, stop_at)
     algorithm = TABULAR_ALGORITHMS[config.algorithm]
     sampled = subgame.chance is not None
     if sampled:
@@ -139,8 +148,9 @@ def solve_subgame(subgame: RangeSubgame, config: RangeSolveConfig, num_private: 
     # sampled flop iteration milliseconds, so the clock is read every 8 of those). Without a
     # budget vector CFR runs its iterations in one call (a small subgame's iteration is
     # shorter than a call's overhead: Leduc's searches took 3.4x as long one by one).
-    step = 8 if sampled else 1 if seconds is not None else max(config.iterations, 1)
-    limits = SolveLimits(config.iterations, seconds=seconds, step=step)
+    cap = config.iterations if stop_at is None else stop_at
+    step = 8 if sampled else 1 if seconds is not None else max(cap, 1)
+    limits = SolveLimits(cap, seconds=seconds, step=step)
     solve_until(solver, limits, exhausted=lambda: sampled and solver.full)
     if not sampled:
         return SolvedSubgame(form, num_private, None, None, solver.row_offset, solver.iterations, solver)
@@ -150,9 +160,14 @@ def solve_subgame(subgame: RangeSubgame, config: RangeSolveConfig, num_private: 
     return solved
 
 
+def _no_budget(reserve: float = 0.0) -> None:
+    return None
+
+
 def _solve_sampled_deals(form, config: RangeSolveConfig, num_private: int, frozen: dict, seed: int, budget: Budget,
-                         readout: dict[str, float]) -> SolvedSubgame:  # fmt: skip
-    """External-sampling Linear MCCFR over deals the form draws from the beliefs."""
+                         readout: dict[str, float], stop_at: int | None) -> SolvedSubgame:  # fmt: skip
+    """External-sampling Linear MCCFR over deals the form draws from the beliefs (its discount
+    schedule the cap's, ``mccfr_iterations``, however many it runs)."""
     total = config.mccfr_iterations
     mccfr = MCCFRConfig(
         prune=False, average="sampled", discount_interval=str(max(1, total // 100)), lcfr_threshold=str(total + 1),
@@ -160,7 +175,7 @@ def _solve_sampled_deals(form, config: RangeSolveConfig, num_private: int, froze
     )  # fmt: skip
     trainer = MCCFRTrainer(form, mccfr, seed=seed, threads=config.threads, frozen=frozen)
     seconds = budget(readout.get("mccfr", 0.0) * form.num_nodes)
-    trainer.run(iterations=total, minutes=seconds / 60 if seconds is not None else None)
+    trainer.run(iterations=total if stop_at is None else stop_at, minutes=seconds / 60 if seconds is not None else None)
     read = time.perf_counter()
     offsets = trainer.node_offset.astype(np.int64)
     solved = SolvedSubgame(form, num_private, trainer.average_rows(), trainer.current_rows(), offsets, trainer.counters.iteration)

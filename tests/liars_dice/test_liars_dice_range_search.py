@@ -6,6 +6,7 @@ Liar's Dice with one die stands in for the large game: its form is compiled here
 (``key_limit=0``), and every answer is checked against the same form with keys."""
 
 import functools
+import json
 import re
 
 import numpy as np
@@ -23,6 +24,7 @@ from gamesolve.search.form_domain import LAST_ROUND, FormSearchDomain
 from gamesolve.search.locate import FormLocator
 from gamesolve.search.player import PolicyPlayer, range_search_player
 from gamesolve.search.policy import NodePolicy, StoredPolicy, StoreRows
+from gamesolve.search.solve_log import SolveLogError, SolveReplay
 from gamesolve.search.subgame import DepthLimit
 from gamesolve.store.strategy_store import StrategyStore
 from tests.command_output import last_json
@@ -282,3 +284,68 @@ def test_a_depth_limited_search_moves_its_root_every_depth_actions(game, keyless
         state = state.child(bid)
     assert agent.root.public_state_key() == "1x2 1x4" and agent.domain.round_of(state) == 1
     assert agent.ranges.reach[1].sum() < 6  # the opponent's bid moved its range
+
+
+# -- the solve log: a time-budgeted match played again to the bit --------------------------
+
+
+def logged_solves(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("solver", [{}, {"sampling_above": "0"}], ids=["vector-cfr", "mccfr"])
+def test_a_replayed_solve_log_plays_the_time_budgeted_hands_again(game, keyless, store, tmp_path, solver):
+    """Under a time budget each solve stops where the clock says; the log of its iterations
+    makes the same hands play the same actions again with no clock."""
+    opponent = PolicyPlayer(NodePolicy(StoreRows(StrategyStore(store / "blueprint")), FormLocator(game, keyless)), seed=9)
+    log = tmp_path / "solves.jsonl"
+    options = {"end_nodes": "300", "iterations": "100000", "mccfr_iterations": "10000000", **solver}
+    timed = search_agent(game, keyless, store, seconds="0.02", record=str(log), **options)
+    actions = play_hands(timed, opponent, game, 30)
+    solves = logged_solves(log)
+    assert len(solves) > 10
+    assert len({s["iterations"] for s in solves}) > 1  # the clock stopped them, not a cap
+    replay = search_agent(game, keyless, store, seconds="0.02", replay=str(log), record=str(tmp_path / "again.jsonl"), **options)
+    assert play_hands(replay, opponent, game, 30) == actions
+    replayed_solves = logged_solves(tmp_path / "again.jsonl")
+    assert replayed_solves == solves
+
+
+def test_a_replay_of_another_match_is_refused_naming_the_hand(game, keyless, store, tmp_path):
+    opponent = PolicyPlayer(NodePolicy(StoreRows(StrategyStore(store / "blueprint")), FormLocator(game, keyless)), seed=9)
+    log = tmp_path / "solves.jsonl"
+    log.write_text(json.dumps({"hand": 999, "seat": 0, "solve": 0, "iterations": 5, "nodes": 10}) + "\n")
+    replay = search_agent(game, keyless, store, end_nodes="300", replay=str(log))
+    with pytest.raises(SolveLogError, match=r"holds no solve 0 of hand \d+ in seat \d: the replay is not the recorded match"):
+        play_hands(replay, opponent, game, 30)
+
+
+def test_a_replayed_solve_of_another_size_is_refused(game, keyless, store, tmp_path):
+    opponent = PolicyPlayer(NodePolicy(StoreRows(StrategyStore(store / "blueprint")), FormLocator(game, keyless)), seed=9)
+    log = tmp_path / "solves.jsonl"
+    play_hands(search_agent(game, keyless, store, end_nodes="300", iterations="5", record=str(log)), opponent, game, 30)
+    first = logged_solves(log)[0]
+    log.write_text(json.dumps({**first, "nodes": first["nodes"] + 1}) + "\n")
+    replay = search_agent(game, keyless, store, end_nodes="300", iterations="5", replay=str(log))
+    with pytest.raises(SolveLogError, match=f"solve 0 of hand {first['hand']} in seat {first['seat']} has .* nodes, the log's"):
+        play_hands(replay, opponent, game, 30)
+
+
+def test_a_solve_log_cut_short_by_a_crash_reads_to_its_last_whole_line(tmp_path):
+    log = tmp_path / "solves.jsonl"
+    whole = json.dumps({"hand": 3, "seat": 1, "solve": 0, "iterations": 17, "nodes": 40})
+    log.write_text(whole + "\n" + whole[:20])
+    assert SolveReplay(log).solve(3, 1, 0, 40) == 17
+
+
+def test_a_solve_log_with_a_bad_line_inside_names_it(tmp_path):
+    log = tmp_path / "solves.jsonl"
+    whole = json.dumps({"hand": 3, "seat": 1, "solve": 0, "iterations": 17, "nodes": 40})
+    log.write_text("garbage\n" + whole + "\n")
+    with pytest.raises(SolveLogError, match=r"solves.jsonl, line 1: not a solve log entry: 'garbage'"):
+        SolveReplay(log)
+
+
+def test_a_missing_solve_log_is_named(game, keyless, store, tmp_path):
+    with pytest.raises(SolveLogError, match=r"search option replay: cannot read the solve log '.*nowhere.jsonl'"):
+        search_agent(game, keyless, store, replay=str(tmp_path / "nowhere.jsonl"))

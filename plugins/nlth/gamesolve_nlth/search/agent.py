@@ -109,6 +109,9 @@ class NLTHSearchConfig:
         chips from every blueprint raise there, with at most four players left (0: never).
     :ivar preflop_bets: the first round's raise sizes in such a search (pot fractions, allin).
     :ivar bets, raises: the subgame's sizes, as ``gamesolve spot`` writes them.
+    :ivar record, replay: a solve log to write each solve's iterations to, or whose iterations
+        stop each solve instead of the clock (a time-budgeted match played again to the bit:
+        :mod:`gamesolve.search.solve_log`).
 
     The sizes' defaults are the ``small`` preset; ``preset=NAME`` in the options sets them all
     from another (:mod:`gamesolve_nlth.search.presets`), size options given with it override it;
@@ -133,6 +136,8 @@ class NLTHSearchConfig:
     multiway_raise_cap: int = _DEFAULT_SIZES.multiway_raise_cap
     k: int = 4
     preflop_off: int = 100
+    record: str = ""
+    replay: str = ""
     preflop_bets: str = _DEFAULT_SIZES.preflop_bets
 
     @classmethod
@@ -148,6 +153,7 @@ class NLTHSearchConfig:
             "allin_threshold": float, "threads": int, "mccfr_iterations": int, "multiway_bets": str,
             "multiway_raises": str, "multiway_raise_cap": int, "k": int,
             "preflop_off": int, "preflop_bets": str, "flop_memory": float, "heads_up_flop": _flop_mode,
+            "record": str, "replay": str,
         }  # fmt: skip
         values = typed_options(options, known, "nlth search option", f"store, preset, {', '.join(known)}")
         # The solve options (seconds, iterations, ...) are checked by the core's RangeSolveConfig.
@@ -171,7 +177,7 @@ class NLTHSearchConfig:
     def solving(self) -> RangeSolveConfig:
         """The core's part: how subgames are solved and played."""
         return RangeSolveConfig(self.seconds, self.iterations, self.mccfr_iterations, self.algorithm, self.play,
-                                self.threads, self.flop_memory)  # fmt: skip
+                                self.threads, self.flop_memory, self.record, self.replay)  # fmt: skip
 
     def sizes(self) -> dict[str, StreetSizes]:
         """Heads-up sizes by street name."""
