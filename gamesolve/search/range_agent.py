@@ -300,14 +300,14 @@ class RangeSearchAgent(Agent):
         # A kept solve must be the one computed again: a sampling solver is then seeded by what
         # decides the solve (and the agent's seed), not by the hand's random numbers.
         rng = self.rng if key is None else np.random.default_rng([self.seed, _digest(key)])
-        nodes, number = int(subgame.form.num_nodes), self.solves_in_hand
-        stop_at = None if self._replay is None else self._replay.solve(self.hand, self.seat, number, nodes)
+        nodes, number, round_ = int(subgame.form.num_nodes), self.solves_in_hand, int(self.domain.round_of(self.root))
+        stop_at = None if self._replay is None else self._replay.solve(self.hand, self.seat, number, round_, nodes)
         self.solved = solve_subgame(subgame, self.config, self.num_private, self._frozen_rows(subgame.form), rng,
                                     self._budget, self._readout, stop_at)  # fmt: skip
         self.memo.solves += 1
         self.solves_in_hand += 1
         if self._recorder is not None:
-            self._recorder.write(self.hand, self.seat, number, LoggedSolve(int(self.solved.iterations), nodes))
+            self._recorder.write(self.hand, self.seat, number, LoggedSolve(round_, int(self.solved.iterations), nodes))
         if key is not None:
             self.memo.keep(key, self.solved)
 

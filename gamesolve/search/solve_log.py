@@ -3,8 +3,8 @@ played under time budgets can be played again to the bit.
 
 Under a time budget (``seconds``) a solve stops when its time is up, so how far it got depends
 on the machine and its load, and the play with it. An agent with ``record=PATH`` appends one
-JSON line per solve it runs (the hand, its seat, the solve's number in the hand, the
-iterations it ran and the subgame's public nodes) as the solve ends, so a crash loses at most
+JSON line per solve it runs (the hand, its seat, the solve's number in the hand, the betting
+round, the iterations it ran and the subgame's public nodes) as the solve ends, so a crash loses at most
 the solve under way; several match workers may append to one file (each line is one
 ``O_APPEND`` write). An agent with ``replay=PATH`` runs no clock: each of its solves stops at
 the iterations the log gives it. Solves are deterministic for a seed and an iteration count
@@ -31,9 +31,10 @@ class SolveLogError(UserError):
 
 @attrs.frozen
 class LoggedSolve:
-    """One solve: the iterations it ran and the subgame's public nodes (a check that the replay
-    solves the same subgame)."""
+    """One solve: its round, the iterations it ran and the subgame's public nodes (the round
+    and the nodes check that a replay solves the same subgame)."""
 
+    round: int
     iterations: int
     nodes: int
 
@@ -47,7 +48,7 @@ class SolveRecorder:
             raise SolveLogError(f"search option record: no folder {str(self.path.parent)!r} for the solve log")
 
     def write(self, hand: int, seat: int, solve: int, logged: LoggedSolve) -> None:
-        line = json.dumps({"hand": hand, "seat": seat, "solve": solve, "iterations": logged.iterations, "nodes": logged.nodes})
+        line = json.dumps({"hand": hand, "seat": seat, "solve": solve, **attrs.asdict(logged)})
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             os.write(fd, (line + "\n").encode())
@@ -72,7 +73,7 @@ class SolveReplay:
             try:
                 entry = json.loads(line)
                 key, solve = (int(entry["hand"]), int(entry["seat"])), int(entry["solve"])
-                logged = LoggedSolve(int(entry["iterations"]), int(entry["nodes"]))
+                logged = LoggedSolve(int(entry["round"]), int(entry["iterations"]), int(entry["nodes"]))
             except (ValueError, KeyError, TypeError):
                 if number == len(lines):  # the last line of a process killed while writing it
                     continue
@@ -83,14 +84,14 @@ class SolveReplay:
             found[key][solve] = logged
         self._solves = found
 
-    def solve(self, hand: int, seat: int, solve: int, nodes: int) -> int:
-        """The iterations solve number ``solve`` of ``hand`` in ``seat`` ran (its subgame of
-        ``nodes`` public nodes)."""
+    def solve(self, hand: int, seat: int, solve: int, round: int, nodes: int) -> int:
+        """The iterations solve number ``solve`` of ``hand`` in ``seat`` ran (its subgame in
+        betting round ``round``, of ``nodes`` public nodes)."""
         logged = self._solves.get((hand, seat), {}).get(solve)
         if logged is None:
             raise SolveLogError(f"the solve log {str(self.path)!r} holds no solve {solve} of hand {hand} in seat {seat}: "
                                 "the replay is not the recorded match (agents, seed, hands and options must be the same)")  # fmt: skip
-        if logged.nodes != nodes:
-            raise SolveLogError(f"solve {solve} of hand {hand} in seat {seat} has {nodes:,} nodes, the log's "
-                                f"{logged.nodes:,}: the replay is not the recorded match")  # fmt: skip
+        if (logged.round, logged.nodes) != (round, nodes):
+            raise SolveLogError(f"solve {solve} of hand {hand} in seat {seat} has {nodes:,} nodes in round {round}, the "
+                                f"log's {logged.nodes:,} in round {logged.round}: the replay is not the recorded match")  # fmt: skip
         return logged.iterations

@@ -314,7 +314,7 @@ def test_a_replayed_solve_log_plays_the_time_budgeted_hands_again(game, keyless,
 def test_a_replay_of_another_match_is_refused_naming_the_hand(game, keyless, store, tmp_path):
     opponent = PolicyPlayer(NodePolicy(StoreRows(StrategyStore(store / "blueprint")), FormLocator(game, keyless)), seed=9)
     log = tmp_path / "solves.jsonl"
-    log.write_text(json.dumps({"hand": 999, "seat": 0, "solve": 0, "iterations": 5, "nodes": 10}) + "\n")
+    log.write_text(json.dumps({"hand": 999, "seat": 0, "solve": 0, "round": 0, "iterations": 5, "nodes": 10}) + "\n")
     replay = search_agent(game, keyless, store, end_nodes="300", replay=str(log))
     with pytest.raises(SolveLogError, match=r"holds no solve 0 of hand \d+ in seat \d: the replay is not the recorded match"):
         play_hands(replay, opponent, game, 30)
@@ -327,20 +327,20 @@ def test_a_replayed_solve_of_another_size_is_refused(game, keyless, store, tmp_p
     first = logged_solves(log)[0]
     log.write_text(json.dumps({**first, "nodes": first["nodes"] + 1}) + "\n")
     replay = search_agent(game, keyless, store, end_nodes="300", iterations="5", replay=str(log))
-    with pytest.raises(SolveLogError, match=f"solve 0 of hand {first['hand']} in seat {first['seat']} has .* nodes, the log's"):
+    with pytest.raises(SolveLogError, match=f"solve 0 of hand {first['hand']} in seat {first['seat']} has .* nodes in round .*, the log's"):
         play_hands(replay, opponent, game, 30)
 
 
 def test_a_solve_log_cut_short_by_a_crash_reads_to_its_last_whole_line(tmp_path):
     log = tmp_path / "solves.jsonl"
-    whole = json.dumps({"hand": 3, "seat": 1, "solve": 0, "iterations": 17, "nodes": 40})
+    whole = json.dumps({"hand": 3, "seat": 1, "solve": 0, "round": 2, "iterations": 17, "nodes": 40})
     log.write_text(whole + "\n" + whole[:20])
-    assert SolveReplay(log).solve(3, 1, 0, 40) == 17
+    assert SolveReplay(log).solve(3, 1, 0, 2, 40) == 17
 
 
 def test_a_solve_log_with_a_bad_line_inside_names_it(tmp_path):
     log = tmp_path / "solves.jsonl"
-    whole = json.dumps({"hand": 3, "seat": 1, "solve": 0, "iterations": 17, "nodes": 40})
+    whole = json.dumps({"hand": 3, "seat": 1, "solve": 0, "round": 2, "iterations": 17, "nodes": 40})
     log.write_text("garbage\n" + whole + "\n")
     with pytest.raises(SolveLogError, match=r"solves.jsonl, line 1: not a solve log entry: 'garbage'"):
         SolveReplay(log)
