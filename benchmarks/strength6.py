@@ -4,15 +4,20 @@ seed at a time so that the runs can be spread over several sessions and machines
 analysed once, when every declared seed is in. Each design (``DESIGNS``) was fixed before its
 first run; ``--design`` picks one (default: the latest).
 
-    python benchmarks/strength6.py run --store bp6-it20m --seed 51
+    python benchmarks/strength6.py run --store bp6-it20m --seed 61
+    python benchmarks/strength6.py replay --store bp6-it20m --seed 61
     python benchmarks/strength6.py report
     python benchmarks/strength6.py report --design 1
 
-``run`` plays ``gamesolve match`` (the design's exact command, iteration caps only, so every
-hand is the same on any machine and at any load) and writes ``docs/results/strength6/seed-S.json``:
-the match's ``--json`` summary, the command, the commit and code trees that played, and the
-SHA-256 of the blueprint's arrays, so that only runs of the same code on the same bits are
-pooled. ``report``
+``run`` plays ``gamesolve match`` (the design's exact command) and writes
+``docs/results/strength6-D/seed-S.json``: the match's ``--json`` summary, the command, the
+commit and code trees that played, and the SHA-256 of the blueprint's arrays, so that only
+runs of the same code on the same bits are pooled. Designs 1 and 2 cap iterations, so every
+hand is the same on any machine and at any load. Design 3 plays the agent's default, a time
+budget: its search agent logs each solve's iterations (``record=``, beside the record as
+``seed-S.solves.jsonl``), and ``replay`` plays the seed again with each solve stopped at the
+logged iterations (``replay=``, no clock) and checks that every agent's result equals the
+record's. ``report``
 prints the seeds done and, only when all of them are in, the pooled result (the mean of the
 seeds' means, SE from theirs; one-sided p of the normal test): the design's single look.
 
@@ -48,6 +53,8 @@ class Design(NamedTuple):
     hands: int
     search: str
     results: Path
+    solve_log: bool = False  # the search agent logs its solves (a time budget: replayable by the log)
+    looks: int = 1  # designs declared on this blueprint so far, this one included (Bonferroni)
 
 
 DESIGNS = {
@@ -56,6 +63,8 @@ DESIGNS = {
     # 2026-11-27 07:21 UTC (00f74b8): DCFR, whose final iteration converges, 100 iterations; 30,000 MCCFR iterations.
     2: Design(tuple(range(51, 61)), 3000, "seconds=0:iterations=100:algorithm=dcfr:mccfr_iterations=30000",
               RESULTS / "strength6-2"),
+    # 2026-11-30 (docs/search.md, design 3): the agent's defaults (DCFR, 5 s a decision), solves logged.
+    3: Design(tuple(range(61, 71)), 3000, "", RESULTS / "strength6-3", solve_log=True, looks=3),
 }
 LATEST = max(DESIGNS)
 BLUEPRINT_COMMAND = ("gamesolve solve --game nlth --preset small --iterations 20000000 --threads 1 --seed 0 "
@@ -169,8 +178,10 @@ def code_version() -> dict[str, str]:
             "plugins": _git("rev-parse", "HEAD:plugins")}  # fmt: skip
 
 
-def match_command(design: Design, store: str, seed: int, workers: int) -> list[str]:
-    search = f"search:store={store}:{design.search}"
+def match_command(design: Design, store: str, seed: int, workers: int, log: str | None = None) -> list[str]:
+    """The seed's match; ``log``: the search agent's solve log option (``record=PATH`` or
+    ``replay=PATH``)."""
+    search = ":".join(["search", f"store={store}"] + [part for part in (design.search, log) if part])
     blueprint = f"blueprint:store={store}"
     return ["gamesolve", "match", "--game", "nlth", "--hands", str(design.hands), "--seed", str(seed),
             "--workers", str(workers), "--json", "--aivat",
@@ -181,6 +192,20 @@ def _settings(design: Design) -> dict:
     return {"hands": design.hands, "search": design.search}
 
 
+def _play(command: list[str]) -> dict:
+    """Play a match command; its ``--json`` summary."""
+    print(" ".join(command), flush=True)
+    exe = Path(sys.executable).parent / "gamesolve"  # this environment's, not whichever is on PATH
+    done = subprocess.run([str(exe) if exe.exists() else command[0]] + command[1:], stdout=subprocess.PIPE, text=True)  # progress on stderr, to the terminal
+    if done.returncode != 0:
+        raise Refused(f"the match failed (exit {done.returncode})")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def solve_log_path(directory: Path, seed: int) -> Path:
+    return directory / f"seed-{seed}.solves.jsonl"
+
+
 def run(design: Design, store: Path, seed: int, workers: int, directory: Path) -> None:
     if seed not in design.seeds:
         raise Refused(f"seed {seed} is not one of the design's seeds {design.seeds[0]}-{design.seeds[-1]}")
@@ -189,21 +214,59 @@ def run(design: Design, store: Path, seed: int, workers: int, directory: Path) -
         raise Refused(f"{out} exists: each seed is run once")
     code = code_version()
     digest = blueprint_digests(store)
-    command = match_command(design, str(store), seed, workers)
-    print(" ".join(command), flush=True)
+    directory.mkdir(parents=True, exist_ok=True)
+    log, partial = None, None
+    if design.solve_log:
+        # A run killed halfway leaves a partial log; the seed's next run starts it again.
+        partial = solve_log_path(directory, seed).with_suffix(".part")
+        partial.write_text("")  # a match whose agent never searched has an empty log
+        log = f"record={partial}"
+    command = match_command(design, str(store), seed, workers, log)
     started = time.time()
-    exe = Path(sys.executable).parent / "gamesolve"  # this environment's, not whichever is on PATH
-    done = subprocess.run([str(exe) if exe.exists() else command[0]] + command[1:], stdout=subprocess.PIPE, text=True)  # progress on stderr, to the terminal
-    if done.returncode != 0:
-        raise Refused(f"the match failed (exit {done.returncode})")
-    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    summary = _play(command)
     record = {"seed": seed, "blueprint_sha256": digest, "code": code, "design": _settings(design),
               "command": " ".join(command), "wall_seconds": time.time() - started, "match": summary}  # fmt: skip
-    directory.mkdir(parents=True, exist_ok=True)
+    if partial is not None:
+        partial.rename(solve_log_path(directory, seed))
     tmp = out.with_suffix(".tmp")
     tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
     tmp.rename(out)
     print(f"wrote {out}")
+
+
+def _results(summary: dict) -> list[dict]:
+    """What a replay must give again: every agent's name, hands, totals and estimates."""
+    keys = ("name", "hands", "total", "win_rate", "stderr", "aivat")
+    return [{k: agent.get(k) for k in keys} for agent in summary["agents"]]
+
+
+def _without_log(name: str) -> str:
+    return ":".join(part for part in name.split(":") if not part.startswith(("record=", "replay=")))
+
+
+def replay(design: Design, store: Path, seed: int, workers: int, directory: Path) -> bool:
+    """Play a recorded seed again with each solve stopped at its logged iterations; whether
+    every agent's result equals the record's (printed either way)."""
+    if not design.solve_log:
+        raise Refused("the design caps iterations: a seed plays the same on any machine without a solve log")
+    out, log = directory / f"seed-{seed}.json", solve_log_path(directory, seed)
+    if not out.exists() or not log.exists():
+        raise Refused(f"seed {seed} has no record and solve log in {directory}: run it first")
+    record = json.loads(out.read_text())
+    code = code_version()
+    if (code["gamesolve"], code["plugins"]) != (record["code"]["gamesolve"], record["code"]["plugins"]):
+        raise Refused(f"the record was played by the code of {record['code']['commit'][:12]}: replay it from that commit")
+    if blueprint_digests(store) != record["blueprint_sha256"]:
+        raise Refused(f"{store} is not the blueprint the seed was played on (its digests differ)")
+    summary = _play(match_command(design, str(store), seed, workers, f"replay={log}"))
+    again, recorded = _results(summary), _results(record["match"])
+    for rows in (again, recorded):
+        for row in rows:
+            row["name"] = _without_log(row["name"])
+    same = again == recorded
+    print(f"seed {seed}: the replay {'equals' if same else 'differs from'} the record "
+          f"(search agent {again[0]['win_rate']:+.1f} mbb/game, recorded {recorded[0]['win_rate']:+.1f})")  # fmt: skip
+    return same
 
 
 def _search_row(record: dict) -> dict:
@@ -243,6 +306,13 @@ def report(design: Design, directory: Path) -> dict:
         print(f"| {r['seed']} | {row['hands']:,} | {row['win_rate']:+.0f} ± {row['stderr']:.0f} | "
               f"{aivat['win_rate']:+.0f} ± {aivat['stderr']:.0f} | {aivat['variance_reduction']:.2f} | {searched} | "
               f"{r['match']['seconds']:.0f} |")  # fmt: skip
+    if design.solve_log:
+        for r in records:
+            log = solve_log_path(directory, r["seed"])
+            if log.exists():
+                rounds = "; ".join(f"round {k}: {v['solves']} solves, median {v['median_iterations']:.0f} iterations"
+                                   for k, v in solve_summary(log).items())  # fmt: skip
+                print(f"seed {r['seed']} solves: {rounds}")
     done = sorted(r["seed"] for r in records)
     seeds = list(design.seeds)
     result: dict = {"seeds_done": done, "seeds": seeds,
@@ -262,7 +332,21 @@ def report(design: Design, directory: Path) -> dict:
     met = result["aivat"]["p_one_sided"] < ALPHA and result["aivat"]["mbb_per_game"] > 0
     print(f"acceptance (AIVAT win rate positive at p < {ALPHA}): {'met' if met else 'not met'}")
     result["met"] = met
+    if design.looks > 1:
+        level = ALPHA / design.looks
+        result["met_bonferroni"] = result["aivat"]["p_one_sided"] < level and result["aivat"]["mbb_per_game"] > 0
+        print(f"over the {design.looks} designs on this blueprint (Bonferroni, p < {level:.4f}): "
+              f"{'met' if result['met_bonferroni'] else 'not met'}")  # fmt: skip
     return result
+
+
+def solve_summary(path: Path) -> dict[int, dict]:
+    """A solve log's solves by betting round: how many and their median iterations."""
+    by_round: dict[int, list[int]] = {}
+    for line in path.read_text().splitlines():
+        entry = json.loads(line)
+        by_round.setdefault(int(entry["round"]), []).append(int(entry["iterations"]))
+    return {r: {"solves": len(v), "median_iterations": float(np.median(v))} for r, v in sorted(by_round.items())}
 
 
 def main() -> None:
@@ -273,12 +357,17 @@ def main() -> None:
     r.add_argument("--seed", type=int, required=True)
     r.add_argument("--workers", type=int, default=2)
     r.add_argument("--dir", type=Path, help="where the seed's record goes (default: the design's folder in docs/results)")
+    a = sub.add_parser("replay", help="play a recorded seed again by its solve log and check it equals the record")
+    a.add_argument("--store", type=Path, required=True)
+    a.add_argument("--seed", type=int, required=True)
+    a.add_argument("--workers", type=int, default=2)
+    a.add_argument("--dir", type=Path, help="where the seed's record is (default: the design's folder in docs/results)")
     d = sub.add_parser("digest", help="print the SHA-256 of a blueprint's arrays and of its card abstraction's")
     d.add_argument("--store", type=Path, required=True)
     p = sub.add_parser("report", help="the seeds done and, when all are in, the pooled result")
     p.add_argument("--dir", type=Path, help="the records (default: the design's folder in docs/results)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON line too")
-    for command in (r, p):
+    for command in (r, a, p):
         command.add_argument("--design", type=int, default=LATEST, choices=sorted(DESIGNS),
                              help=f"which declared design (default {LATEST}, the latest)")
     args = parser.parse_args()
@@ -297,6 +386,9 @@ def _main(args) -> None:
     directory = args.dir or design.results
     if args.what == "run":
         run(design, args.store, args.seed, args.workers, directory)
+    elif args.what == "replay":
+        if not replay(design, args.store, args.seed, args.workers, directory):
+            raise Refused(f"seed {args.seed}'s replay differs from its record")
     else:
         result = report(design, directory)
         if args.json:

@@ -113,6 +113,33 @@ def test_the_second_design_reports_its_recorded_result():
     assert result["met"] is True
 
 
+def test_the_time_budgeted_design_logs_its_solves_beside_the_record(tmp_path):
+    command = strength6.match_command(DESIGN, "bp", 61, 2, f"record={tmp_path / 'seed-61.solves.part'}")
+    agents = command[command.index("--agents") + 1].split(",")
+    assert DESIGN.solve_log and agents[0] == f"search:store=bp:record={tmp_path / 'seed-61.solves.part'}"
+    assert agents[1:] == ["blueprint:store=bp"] * 5
+
+
+def test_a_design_with_iteration_caps_has_nothing_to_replay(tmp_path):
+    with pytest.raises(SystemExit, match="caps iterations"):
+        strength6.replay(strength6.DESIGNS[2], tmp_path / "bp", 51, 2, tmp_path)
+
+
+def test_a_seed_without_its_record_and_log_is_not_replayed(tmp_path):
+    _write(tmp_path, [_record(DESIGN.seeds[0], 0.0, 0.0)])  # a record, no solve log
+    with pytest.raises(SystemExit, match=f"seed {DESIGN.seeds[0]} has no record and solve log"):
+        strength6.replay(DESIGN, tmp_path / "bp", DESIGN.seeds[0], 2, tmp_path)
+
+
+def test_a_replay_compares_results_without_the_log_options():
+    recorded = {"agents": [{"name": "search:store=bp:record=/x/seed-61.solves.jsonl.part", "hands": 3000, "total": 5.0,
+                            "win_rate": 1.0, "stderr": 2.0, "aivat": {"win_rate": 0.5}, "latency": {"max": 4.9}}]}  # fmt: skip
+    again = {"agents": [{**recorded["agents"][0], "name": "search:store=bp:replay=/y/seed-61.solves.jsonl", "latency": {}}]}
+    strip = [{**row, "name": strength6._without_log(row["name"])} for row in strength6._results(recorded)]
+    assert strip == [{**row, "name": strength6._without_log(row["name"])} for row in strength6._results(again)]
+    assert strip[0]["name"] == "search:store=bp"
+
+
 def _strategy_store(path: Path, order: list[int]) -> Path:
     """A blueprint-like store: 3 decision nodes of 2 actions and 2 private states, their rows
     laid out in ``order``."""
@@ -149,3 +176,19 @@ def test_the_blueprint_digest_sees_a_changed_probability(tmp_path):
     group = zarr.open_group(str(path), mode="r+")
     group["strategy"][5] = 99
     assert strength6.strategy_digest(path) != before
+
+
+def test_a_later_design_on_the_same_blueprint_also_reports_the_bonferroni_level(tmp_path):
+    aivats = [120.0] * len(DESIGN.seeds)  # one-sided p about 0.029 pooled: under 0.05, over 0.05 / 3
+    _write(tmp_path, [_record(s, 0.0, a, se=200.0) for s, a in zip(DESIGN.seeds, aivats)])
+    result = strength6.report(DESIGN, tmp_path)
+    assert DESIGN.looks == 3
+    assert result["met"] is True and result["met_bonferroni"] is False
+
+
+def test_a_solve_log_is_summarised_by_round(tmp_path):
+    log = tmp_path / "seed-61.solves.jsonl"
+    lines = [{"hand": h, "seat": 0, "solve": 0, "round": r, "iterations": i, "nodes": 9} for h, r, i in
+             [(0, 1, 100), (1, 1, 300), (2, 1, 200), (3, 2, 40)]]  # fmt: skip
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert strength6.solve_summary(log) == {1: {"solves": 3, "median_iterations": 200.0}, 2: {"solves": 1, "median_iterations": 40.0}}
