@@ -54,7 +54,7 @@ class Design(NamedTuple):
     search: str
     results: Path
     solve_log: bool = False  # the search agent logs its solves (a time budget: replayable by the log)
-    looks: int = 1  # designs declared on this blueprint so far, this one included (Bonferroni)
+    looks: int = 1  # six-player designs declared so far, this one included (Bonferroni)
 
 
 DESIGNS = {
@@ -335,7 +335,7 @@ def report(design: Design, directory: Path) -> dict:
     if design.looks > 1:
         level = ALPHA / design.looks
         result["met_bonferroni"] = result["aivat"]["p_one_sided"] < level and result["aivat"]["mbb_per_game"] > 0
-        print(f"over the {design.looks} designs on this blueprint (Bonferroni, p < {level:.4f}): "
+        print(f"over the {design.looks} six-player designs (Bonferroni, p < {level:.4f}): "
               f"{'met' if result['met_bonferroni'] else 'not met'}")  # fmt: skip
     return result
 

@@ -178,7 +178,7 @@ def test_the_blueprint_digest_sees_a_changed_probability(tmp_path):
     assert strength6.strategy_digest(path) != before
 
 
-def test_a_later_design_on_the_same_blueprint_also_reports_the_bonferroni_level(tmp_path):
+def test_a_later_design_also_reports_the_bonferroni_level_over_the_designs(tmp_path):
     aivats = [120.0] * len(DESIGN.seeds)  # one-sided p about 0.029 pooled: under 0.05, over 0.05 / 3
     _write(tmp_path, [_record(s, 0.0, a, se=200.0) for s, a in zip(DESIGN.seeds, aivats)])
     result = strength6.report(DESIGN, tmp_path)

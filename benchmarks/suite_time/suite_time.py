@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -56,15 +57,13 @@ def pytest_runtest_protocol(item, nextitem):
 
 
 def report(folder: Path, top: int) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/: the compile report's log reader
+    from compile_report import logged
+
     by_file = defaultdict(lambda: [0.0, 0.0, 0])
     tests = []
     for path in sorted(folder.glob("*.jsonl")):
-        rows = []
-        for line in path.read_text().splitlines():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue  # a line cut short by a killed worker
+        rows = list(logged(path))  # a line cut short by a killed worker is skipped
         events = {r["event"]: r["t"] for r in rows if "event" in r}
         mine = sorted((r for r in rows if "id" in r), key=lambda r: r["start"])
         if not mine:

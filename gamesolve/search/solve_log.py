@@ -44,7 +44,7 @@ class SolveRecorder:
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
-        if self.path.parent and not self.path.parent.is_dir():
+        if not self.path.parent.is_dir():
             raise SolveLogError(f"search option record: no folder {str(self.path.parent)!r} for the solve log")
 
     def write(self, hand: int, seat: int, solve: int, logged: LoggedSolve) -> None:

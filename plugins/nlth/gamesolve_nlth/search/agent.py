@@ -136,9 +136,9 @@ class NLTHSearchConfig:
     multiway_raise_cap: int = _DEFAULT_SIZES.multiway_raise_cap
     k: int = 4
     preflop_off: int = 100
+    preflop_bets: str = _DEFAULT_SIZES.preflop_bets
     record: str = ""
     replay: str = ""
-    preflop_bets: str = _DEFAULT_SIZES.preflop_bets
 
     @classmethod
     def from_options(cls, options: Mapping[str, str]) -> NLTHSearchConfig:
