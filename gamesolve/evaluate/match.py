@@ -97,6 +97,9 @@ class MatchResult:
     seconds: float
     seed: int
     records: list[HandRecord] = attrs.field(factory=list, repr=False)
+    # with aivat: per deal, each agent's AIVAT estimate in game units per hand (the zero-sum
+    # complement's as minus the others'; None for an agent without one), for paired analyses
+    aivat_deals: list[list[float | None]] = attrs.field(factory=list, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON report: per-agent win rate, standard error, p-value, hands."""
@@ -325,23 +328,27 @@ def play_match(
     corrected = [row for part in played for row in part[3]]
     decisions = [[d for part in played for d in part[4][i]] for i in range(p)]
     complement = _complement_agent(game, estimators, per_deal)
+    aivat_deals = [
+        [(-sum(row[j] for j in range(p) if j != i) if i == complement else row[i])
+         if estimators is not None and (estimators[i] is not None or i == complement) else None for i in range(p)]
+        for row in corrected
+    ]  # fmt: skip
     results = []
     for i in range(p):
         wr = win_rate([row[i] * scale for row in per_deal])
         extra = None
         if estimators is not None and (estimators[i] is not None or i == complement):
+            av = win_rate([row[i] * scale for row in aivat_deals])
             if i == complement:  # zero-sum: its winnings are minus the others', estimate by estimate
-                av = win_rate([-sum(row[j] for j in range(p) if j != i) * scale for row in corrected])
                 values = "zero-sum complement: minus the sum of the other agents' AIVAT estimates"
             else:
-                av = win_rate([row[i] * scale for row in corrected])
                 values = getattr(estimators[i], "description", "")
             reduction = (wr.stderr / av.stderr) ** 2 if av.stderr > 0 else float("inf")
             extra = {"win_rate": av.mean, "stderr": av.stderr, "p_value": av.p_value, "variance_reduction": reduction,
                      "values": values, "complement": i == complement}
         results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p, extra,
                                    latency_summary(decisions[i])))  # fmt: skip
-    return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records)
+    return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records, aivat_deals)
 
 
 def _complement_agent(game: Game, estimators, per_deal: Sequence[Sequence[float]]) -> int | None:

@@ -222,6 +222,20 @@ def test_the_one_agent_that_hides_its_strategy_gets_minus_the_others_aivat_sum(k
     assert any("minus the others' AIVAT sum" in line for line in result.summary_lines())
 
 
+def test_the_per_deal_estimates_are_the_ones_the_win_rates_average(kuhn3_tree, leduc_host):
+    """``aivat_deals`` keeps each deal's estimates (a paired analysis of two matches on the same
+    deals needs them): their means are the reported AIVAT win rates, the complement's included."""
+    tree = kuhn3_tree
+    agents = [Hidden(PolicyPlayer(TabularPolicy.from_slots(tree, cfr_policy(tree, 2, "cfr")), 5))]
+    agents += [PolicyPlayer(TabularPolicy.from_slots(tree, cfr_policy(tree, 100)), 6 + i) for i in range(2)]
+    result = play_match(KuhnGame(3), agents, 60, seed=3, aivat=True, plugins=leduc_host.pm)
+    assert len(result.aivat_deals) == result.deals
+    for i, agent in enumerate(result.agents):
+        per_deal = [row[i] * result.scale for row in result.aivat_deals]
+        assert math.fsum(per_deal) / len(per_deal) == pytest.approx(agent.aivat["win_rate"], abs=1e-12)
+    assert play_match(KuhnGame(3), agents, 60, seed=3).aivat_deals == []
+
+
 def test_the_complement_estimate_is_unbiased_and_sharper_than_the_raw_result(leduc2_tree, leduc_host):
     tree, game = leduc2_tree, LeducGame(2)
     strong, weak = cfr_policy(tree, 300), cfr_policy(tree, 3, "cfr")
