@@ -11,10 +11,12 @@ round and flop (the search agent plays its blueprint there, with the same random
 the per-deal difference of LBR's winnings has far less variance than either side. Prints
 both LBR values (mbb/game ± SE, as the CLI reports them) and the paired difference.
 
-``--candidate OPTIONS`` plays a second search agent on the same deals (heads-up design 4: design
-3's agent with a searched flop) and pairs it with the blueprint and with the first search agent:
+``--candidate OPTIONS`` plays a second search agent on the same deals (e.g. design 3's agent
+with a searched flop: docs/search.md, "Toward a design 4") and pairs it with the blueprint and
+with the first search agent; ``--aivat`` adds LBR's AIVAT estimate per deal and the same report
+over it:
 
-    python benchmarks/search_lbr.py --store bp-hu17m --search seconds=0:iterations=100:algorithm=dcfr --candidate seconds=0:iterations=100:algorithm=dcfr:heads_up_flop=limited --hands 100 --seed 121 --json seed-121.json
+    python benchmarks/search_lbr.py --store bp-hu17m --search seconds=0:iterations=100:algorithm=dcfr --candidate seconds=0:iterations=100:algorithm=dcfr:heads_up_flop=limited --hands 100 --seed 121 --aivat --json seed-121.json
 """
 
 from __future__ import annotations
