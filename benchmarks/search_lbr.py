@@ -86,6 +86,16 @@ def report(per_deal: dict[str, np.ndarray]) -> dict:
     return rows
 
 
+def report_all(per_deal: dict[str, np.ndarray], per_deal_aivat: dict[str, np.ndarray] | None) -> dict:
+    """:func:`report` over LBR's winnings, and over its AIVAT estimates when there are any
+    (under ``rows["aivat"]``)."""
+    rows = report(per_deal)
+    if per_deal_aivat is not None:
+        print("AIVAT (LBR's estimate: minus the agent's, which exposes its strategy):")
+        rows["aivat"] = report(per_deal_aivat)
+    return rows
+
+
 def _load_run(path: str) -> dict:
     """One ``--json`` file of a run; a missing or damaged one stops with one line."""
     try:
@@ -109,11 +119,9 @@ def combine(runs: list[dict], names: list[str]) -> dict:
         listed = "; ".join(f"{name}: {', '.join(agent for _, agent in _agents(run)[1:])}" for name, run in zip(names, runs))
         raise SystemExit(f"search_lbr --combine: the runs are of different agents ({listed})")
     labels = [label for label, _ in _agents(runs[0])]
-    rows = report({label: np.concatenate([run["per_deal"][label] for run in runs]) for label in labels})
-    if all("per_deal_aivat" in run for run in runs):
-        print("AIVAT (LBR's estimate: minus the agent's, which exposes its strategy):")
-        rows["aivat"] = report({label: np.concatenate([run["per_deal_aivat"][label] for run in runs]) for label in labels})
-    return rows
+    pooled = {key: {label: np.concatenate([run[key][label] for run in runs]) for label in labels}
+              for key in ("per_deal", "per_deal_aivat") if all(key in run for run in runs)}  # fmt: skip
+    return report_all(pooled["per_deal"], pooled.get("per_deal_aivat"))
 
 
 def main() -> None:
@@ -147,10 +155,7 @@ def main() -> None:
         assert abs(per_deal[label].mean() - lbr_row.win_rate) < 1e-6 * max(1.0, abs(lbr_row.win_rate))  # what the CLI reports
         runs[label] = {"agent": text, "hands": result.hands, "seconds": time.time() - started, "latency": agent_row.latency}
         print(f"{text}: {result.hands} hands in {runs[label]['seconds']:.0f} s", flush=True)
-    rows = report(per_deal)
-    if args.aivat:
-        print("AIVAT (LBR's estimate: minus the agent's, which exposes its strategy):")
-        rows["aivat"] = report(per_deal_aivat)
+    rows = report_all(per_deal, per_deal_aivat if args.aivat else None)
     rows["seed"] = args.seed
     rows["runs"] = runs
     rows["per_deal"] = {label: values.tolist() for label, values in per_deal.items()}

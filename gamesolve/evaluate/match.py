@@ -328,16 +328,13 @@ def play_match(
     corrected = [row for part in played for row in part[3]]
     decisions = [[d for part in played for d in part[4][i]] for i in range(p)]
     complement = _complement_agent(game, estimators, per_deal)
-    aivat_deals = [
-        [(-sum(row[j] for j in range(p) if j != i) if i == complement else row[i])
-         if estimators is not None and (estimators[i] is not None or i == complement) else None for i in range(p)]
-        for row in corrected
-    ]  # fmt: skip
+    estimated = [estimators is not None and (estimators[i] is not None or i == complement) for i in range(p)]
+    aivat_deals = [_aivat_row(row, estimated, complement) for row in corrected]
     results = []
     for i in range(p):
         wr = win_rate([row[i] * scale for row in per_deal])
         extra = None
-        if estimators is not None and (estimators[i] is not None or i == complement):
+        if estimated[i]:
             av = win_rate([row[i] * scale for row in aivat_deals])
             if i == complement:  # zero-sum: its winnings are minus the others', estimate by estimate
                 values = "zero-sum complement: minus the sum of the other agents' AIVAT estimates"
@@ -349,6 +346,13 @@ def play_match(
         results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p, extra,
                                    latency_summary(decisions[i])))  # fmt: skip
     return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records, aivat_deals)
+
+
+def _aivat_row(row: Sequence[float], estimated: Sequence[bool], complement: int | None) -> list[float | None]:
+    """One deal's AIVAT estimates: each estimated agent's own, the zero-sum complement's as
+    minus the others' (estimate by estimate), None for an agent without one."""
+    return [(-sum(x for j, x in enumerate(row) if j != i) if i == complement else row[i]) if estimated[i] else None
+            for i in range(len(row))]  # fmt: skip
 
 
 def _complement_agent(game: Game, estimators, per_deal: Sequence[Sequence[float]]) -> int | None:
