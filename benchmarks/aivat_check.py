@@ -27,9 +27,10 @@ import json
 
 import numpy as np
 
-from gamesolve.evaluate.match import make_agents, play_match
+from gamesolve.evaluate.match import MatchError, make_agents, play_match
 from gamesolve.plugins import make_plugin_manager
 from gamesolve.progress import BarProgress
+from gamesolve.registry import RegistryError
 from gamesolve_nlth.state import NLTHGame
 
 
@@ -77,7 +78,10 @@ def main() -> None:
     specs = args.agents.split(",")
     if len(specs) != args.players:
         parser.error(f"{args.players} players need {args.players} agents, got {len(specs)}")
-    agents, names = make_agents(host.agents, game, [spec if spec != "lbr" else "call" for spec in specs], args.seed, plugins=host.pm)
+    try:
+        agents, names = make_agents(host.agents, game, [spec if spec != "lbr" else "call" for spec in specs], args.seed, plugins=host.pm)
+    except (MatchError, RegistryError) as exc:
+        parser.error(str(exc))
     for i, spec in enumerate(specs):  # LBR answers the agents it plays, so it is built after them
         if spec == "lbr":
             others = [a for j, a in enumerate(agents) if specs[j] != "lbr"]
