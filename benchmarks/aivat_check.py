@@ -28,6 +28,7 @@ import json
 import numpy as np
 
 from gamesolve.evaluate.match import MatchError, make_agents, play_match
+from gamesolve.evaluate.statistics import win_rate
 from gamesolve.plugins import make_plugin_manager
 from gamesolve.progress import BarProgress
 from gamesolve.registry import RegistryError
@@ -43,10 +44,6 @@ def per_deal_raw(result, players: int) -> np.ndarray:
     return out
 
 
-def mean_se(x: np.ndarray) -> tuple[float, float]:
-    return float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x)))
-
-
 def gaps(raw: np.ndarray, aivat: list[list[float | None]], names: list[str], scale: float) -> list[dict]:
     """Per agent with an estimate of its own, then summed over them: raw, AIVAT and the paired gap."""
     rows, own = [], [i for i, x in enumerate(aivat[0]) if x is not None]  # the complement's included
@@ -56,9 +53,10 @@ def gaps(raw: np.ndarray, aivat: list[list[float | None]], names: list[str], sca
     if len(own) > 1:
         labelled.append(("sum of the above", raw.sum(axis=1), corrected.sum(axis=1)))
     for label, r, a in labelled:
-        (rm, rs), (am, as_), (gm, gs) = mean_se(r), mean_se(a), mean_se(r - a)
-        rows.append({"agent": label, "raw": rm, "raw_se": rs, "aivat": am, "aivat_se": as_, "gap": gm, "gap_se": gs,
-                     "z": gm / gs if gs > 0 else 0.0})  # fmt: skip
+        raw_rate, aivat_rate, gap = win_rate(r), win_rate(a), win_rate(r - a)
+        rows.append({"agent": label, "raw": raw_rate.mean, "raw_se": raw_rate.stderr, "aivat": aivat_rate.mean,
+                     "aivat_se": aivat_rate.stderr, "gap": gap.mean, "gap_se": gap.stderr,
+                     "z": gap.mean / gap.stderr if gap.stderr > 0 else 0.0})  # fmt: skip
     return rows
 
 
