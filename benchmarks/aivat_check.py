@@ -1,11 +1,11 @@
 """Is AIVAT unbiased in this match? Raw winnings and AIVAT estimates, paired per deal.
 
 AIVAT and the raw winnings estimate the same expectation, so per deal their difference (the sum
-of the corrections) has mean zero when the estimator is unbiased. This plays one match with
-its hands kept and reports, per agent with an estimate of its own, the raw win rate, the
-AIVAT win rate and the paired gap (raw - AIVAT) with its standard error; and the same for the
-sum over those agents (zero-sum: against one agent whose loss is known, such as ``fold``, the
-sum of the others' estimates must average its loss).
+of the corrections) has mean zero when the estimator is unbiased. This plays one match and
+reports, per agent with an estimate of its own, the raw win rate, the AIVAT win rate and the
+paired gap (raw - AIVAT) with its standard error; and the same for the sum over those agents
+(zero-sum: against one agent whose loss is known, such as ``fold``, the sum of the others'
+estimates must average its loss).
 
     python benchmarks/aivat_check.py --players 6 --agents fold,blueprint:store=BP,blueprint:store=BP,blueprint:store=BP,blueprint:store=BP,blueprint:store=BP --hands 12000 --seed 1
     python benchmarks/aivat_check.py ... --own-hand   # blueprints evaluated on the hand held, as the search agent is
@@ -35,20 +35,12 @@ from gamesolve.registry import RegistryError
 from gamesolve_nlth.state import NLTHGame
 
 
-def per_deal_raw(result, players: int) -> np.ndarray:
-    """float64[deals, agents]: each agent's winnings per hand of each deal (game units)."""
-    out = np.zeros((result.deals, players))
-    for record in result.records:
-        for i in range(players):
-            out[record.deal, i] += record.returns[(i + record.rotation) % players] / players
-    return out
-
-
-def gaps(raw: np.ndarray, aivat: list[list[float | None]], names: list[str], scale: float) -> list[dict]:
-    """Per agent with an estimate of its own, then summed over them: raw, AIVAT and the paired gap."""
+def gaps(raw: list[list[float]], aivat: list[list[float | None]], names: list[str], scale: float) -> list[dict]:
+    """Per agent with an estimate of its own, then summed over them: raw, AIVAT and the paired
+    gap, from a match's ``deal_returns`` and ``aivat_deals`` (game units per hand)."""
     rows, own = [], [i for i, x in enumerate(aivat[0]) if x is not None]  # the complement's included
     corrected = np.array([[row[i] for i in own] for row in aivat], dtype=np.float64) * scale
-    raw = raw[:, own] * scale
+    raw = np.asarray(raw, dtype=np.float64)[:, own] * scale
     labelled = [(f"{i}: {names[i].split(':')[0]}", raw[:, k], corrected[:, k]) for k, i in enumerate(own)]
     if len(own) > 1:
         labelled.append(("sum of the above", raw.sum(axis=1), corrected.sum(axis=1)))
@@ -90,9 +82,9 @@ def main() -> None:
             if getattr(agent, "strategy_is_exact", True) and hasattr(agent, "range_probabilities"):
                 agent.strategy_is_exact, agent.own_strategy_is_exact = False, True
     with BarProgress() as progress:
-        result = play_match(game, agents, args.hands, seed=args.seed, names=names, keep_hands=True, workers=args.workers,
+        result = play_match(game, agents, args.hands, seed=args.seed, names=names, workers=args.workers,
                             progress=progress, aivat=True, aivat_values=args.values, plugins=host.pm)  # fmt: skip
-    rows = gaps(per_deal_raw(result, args.players), result.aivat_deals, list(names), result.scale)
+    rows = gaps(result.deal_returns, result.aivat_deals, list(names), result.scale)
     print(f"{result.deals} deals ({result.hands} hands), mbb/game; gap = raw - AIVAT, paired per deal")
     print("| agent (order) | raw | AIVAT | gap | gap / SE |\n|---|---:|---:|---:|---:|")
     for r in rows:

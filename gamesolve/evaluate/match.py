@@ -100,6 +100,9 @@ class MatchResult:
     # with aivat: per deal, each agent's AIVAT estimate in game units per hand (the zero-sum
     # complement's as minus the others'; None for an agent without one), for paired analyses
     aivat_deals: list[list[float | None]] = attrs.field(factory=list, repr=False)
+    # per deal, each agent's winnings in game units per hand (the raw twin of ``aivat_deals``;
+    # the win rates average these)
+    deal_returns: list[list[float]] = attrs.field(factory=list, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON report: per-agent win rate, standard error, p-value, hands."""
@@ -345,7 +348,8 @@ def play_match(
                      "values": values, "complement": i == complement}
         results.append(AgentResult(names[i], wr.mean, wr.stderr, wr.p_value, totals[i], n_deals * p, extra,
                                    latency_summary(decisions[i])))  # fmt: skip
-    return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records, aivat_deals)
+    return MatchResult(game.name, p, n_deals, n_deals * p, unit, scale, results, seconds, seed, records, aivat_deals,
+                       [list(row) for row in per_deal])  # fmt: skip
 
 
 def _aivat_row(row: Sequence[float], estimated: Sequence[bool], complement: int | None) -> list[float | None]:

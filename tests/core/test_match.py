@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 
@@ -122,6 +123,20 @@ def test_a_match_over_worker_processes_equals_the_single_process_match(match_hos
     assert [(a.total, a.stderr) for a in one.agents] == [(a.total, a.stderr) for a in three.agents]
     assert [r.returns for r in one.records] == [r.returns for r in three.records]
     assert [r.state.information_state_key(0) for r in one.records] == [r.state.information_state_key(0) for r in three.records]
+
+
+def test_each_deals_returns_are_its_winnings_per_hand_and_average_to_the_win_rates(match_host):
+    """``deal_returns`` (for paired analyses of matches on the same deals) equal each deal's
+    hands summed seat by seat over its rotations, and their means are the reported win rates."""
+    result = kuhn_match(match_host, ["uniform", "uniform", "always-bet"], 60, seed=4, keep_hands=True)
+    p = result.players
+    expected = [[0.0] * p for _ in range(result.deals)]
+    for record in result.records:
+        for i in range(p):
+            expected[record.deal][i] += record.returns[(i + record.rotation) % p] / p
+    assert result.deal_returns == [pytest.approx(row) for row in expected]
+    for i, agent in enumerate(result.agents):
+        assert math.fsum(row[i] for row in result.deal_returns) / result.deals * result.scale == pytest.approx(agent.win_rate)
 
 
 def test_a_match_needs_at_least_one_worker(match_host):

@@ -51,3 +51,12 @@ def hu_blueprint(shared_folder):
     """A heads-up blueprint of the tiny preset, briefly trained, the same on every machine
     (tests/shared_builds.py; the card abstraction is built or loaded from the cache first)."""
     return shared_folder("nlth-hu-blueprint")
+
+
+@pytest.fixture(scope="module")
+def nlth_host():
+    """A plugin manager with the hold'em plugin alone (no entry points)."""
+    from gamesolve.plugins import make_plugin_manager
+    from gamesolve_nlth import plugin as nlth_plugin
+
+    return make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])

@@ -10,17 +10,10 @@ from click.testing import CliRunner
 from gamesolve import cli as cli_module
 from gamesolve.cli import cli
 from gamesolve.evaluate.match import make_agents, play_match
-from gamesolve.plugins import make_plugin_manager
-from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.agents import CallAgent, RandomAgent, TagAgent, chen_score, mc_equity
 from gamesolve_nlth.cards import parse_cards
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, action_raise_to
 from tests.command_output import last_json
-
-
-@pytest.fixture(scope="module")
-def nlth_host():
-    return make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
 
 
 def assert_legal(state, action):

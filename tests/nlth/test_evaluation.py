@@ -14,8 +14,6 @@ from click.testing import CliRunner
 from gamesolve.cli import cli
 from gamesolve.evaluate.aivat import HandLog, estimator_for
 from gamesolve.evaluate.match import make_agents, play_match
-from gamesolve.plugins import make_plugin_manager
-from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.agents import CallAgent, FoldAgent, RandomAgent
 from gamesolve_nlth.cards import cards_str, parse_cards
 from gamesolve_nlth.evaluate.aivat import HoleCardAIVAT
@@ -27,11 +25,6 @@ from gamesolve_nlth.evaluator import equity_vs_hand
 from gamesolve.game.poker_form import RAISE
 from gamesolve_nlth.state import CHECK_CALL, FOLD, NLTHGame, action_raise_to
 from tests.command_output import succeeded
-
-
-@pytest.fixture(scope="module")
-def nlth_host():
-    return make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
 
 
 def run(*args):

@@ -16,19 +16,12 @@ from click.testing import CliRunner
 
 from gamesolve import cli as cli_module
 from gamesolve.cli import cli
-from gamesolve.plugins import make_plugin_manager
 from gamesolve.store import checkpoint as ckpt
-from gamesolve_nlth import plugin as nlth_plugin
 from gamesolve_nlth.agents import blueprint as blueprint_agent
 from gamesolve_nlth.abstraction.cache import cache_root
 from tests.store_damage import MUTATIONS, damage, each_damaged, linked_copy, refusal_problem, repair, store_files
 
 MATCH_HANDS = "6"
-
-
-@pytest.fixture(scope="module")
-def nlth_host():
-    return make_plugin_manager(strict=True, entry_points=False, plugins=[nlth_plugin])
 
 
 @pytest.fixture
