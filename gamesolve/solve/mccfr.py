@@ -234,6 +234,9 @@ class MCCFRTrainer(ScheduledRun):
         node_offset = np.full(form.num_nodes, -1, dtype=offset_type)
         offsets = np.cumsum(np.where(first_round, sizes, 0)) - np.where(first_round, sizes, 0)
         node_offset[first_round] = offsets[first_round]
+        # The traversal's prefetch hints, for trees too large for the processor's caches.
+        self._prefetch = form.num_nodes >= K.PREFETCH_NODES
+        self._edges = K.edge_records(self._tree, node_offset) if self._prefetch else np.zeros(0, K.EDGE_RECORD)
         sampled = config.average == "sampled"
         t = self.threads
         self.tables = K.Tables(
@@ -320,7 +323,7 @@ class MCCFRTrainer(ScheduledRun):
             regret_floor=np.int64(c.regret_floor), accumulate_avg=c.average == "sampled",
             strategy_every=np.int64(every), last_round=np.int64(self.form.num_rounds - 1),
             refill_below=np.int64(0 if self.full or self.fetch.on else self._refill_below),
-            prefetch=self.form.num_nodes >= K.PREFETCH_NODES,
+            prefetch=self._prefetch,
         )  # fmt: skip
 
     def _run_batch(self, n: int, prune_active: bool | None = None) -> int:
@@ -357,7 +360,7 @@ class MCCFRTrainer(ScheduledRun):
             cursor += done
             done[:] = 0
             done[:] = run_parts(self.threads, lambda t: K.run_thread(
-                t, left[t], t_start, cursor, self._tree, self._nodes, self._terminals, deals, self.tables, self.scratch, cfg,
+                t, left[t], t_start, cursor, self._tree, self._nodes, self._edges, self._terminals, deals, self.tables, self.scratch, cfg,
                 self._frozen, self._rollout, self.fetch))  # fmt: skip
             left -= done
 
@@ -448,6 +451,8 @@ class MCCFRTrainer(ScheduledRun):
         self.used = u
         tb.regrets[:u] = arrays["regrets"]
         tb.node_offset[:] = arrays["node_offset"]
+        if self._prefetch:
+            self._edges["row"] = K.edge_rows(self._tree, tb.node_offset)
         if self.config.average == "pluribus":  # (else zeros, and its pages stay unmapped)
             tb.phi[:] = arrays["phi"]
         self.update_rng[:] = arrays["update_rng"]

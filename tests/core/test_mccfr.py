@@ -450,3 +450,25 @@ def test_exact_strategy_updates_converge_and_are_deterministic(leduc2_poker, led
     assert a.counters.strategy_updates == 1000
     assert np.array_equal(a.phi, b.phi) and np.array_equal(a.average_rows(), b.average_rows())
     assert exploitability(a, leduc2_tree).exploitability < 0.15
+
+
+def test_prefetching_with_edge_row_hints_leaves_a_run_as_it_was(leduc2_poker, monkeypatch):
+    plain = trained(leduc2_poker, 200_000, prune=True, prune_threshold="50k")
+    assert not plain._settings(True).prefetch
+    monkeypatch.setattr(K, "PREFETCH_NODES", 0)  # Leduc traversed as a large tree is
+    prefetched = trained(leduc2_poker, 200_000, prune=True, prune_threshold="50k")
+    assert prefetched._settings(True).prefetch
+    for name in ("regrets", "avg", "phi", "node_offset"):
+        assert np.array_equal(getattr(plain, name), getattr(prefetched, name)), name
+
+
+def test_the_edge_row_hints_follow_the_rows_the_traversal_reached(monkeypatch):
+    form = leduc_form(LeducGame(2))
+    monkeypatch.setattr(K, "PREFETCH_NODES", 0)
+    trainer = trained(form, 20_000)
+    edges, child = trainer._edges, form.child_list
+    decision = form.node_kind[child] == DECISION
+    offsets = trainer.node_offset[form.row_owner[child]]
+    assert np.array_equal(edges["row"][decision & (offsets >= 0)], offsets[decision & (offsets >= 0)])
+    assert (edges["row"][~decision] == -1).all()
+    assert (offsets[decision] >= 0).sum() > (form.node_round[child[decision]] == 0).sum()  # later rounds reached too

@@ -92,10 +92,12 @@ and ``refill_below``: a thread returns for a fresh reservoir when its own holds 
 ``prefetch``: the traversal prefetches the children of each decision node (for trees whose node
 records do not stay in cache: :data:`PREFETCH_NODES`)."""
 
-PREFETCH_NODES = 1 << 16
-"""Trees of at least this many nodes (1 MiB of :data:`NODE_RECORD`) are traversed with
-prefetches (``Settings.prefetch``): on hold'em ``tiny`` (1.8M nodes) they measured 1.07x, on
-Leduc (240 nodes, all in cache) 0.90x."""
+PREFETCH_NODES = 1 << 20
+"""Trees of at least this many nodes (16 MiB of :data:`NODE_RECORD`) are traversed with
+prefetches (``Settings.prefetch``, :data:`EDGE_RECORD`): on hold'em ``small`` (9.6M nodes)
+they measured 1.19x (docs/benchmarks.md); on ``tiny`` (234k nodes since open limps left the
+tree, its tables in the processor's last-level cache) they were level within noise, on Leduc
+(240 nodes, all in cache) 0.90x."""
 
 
 NODE_RECORD = np.dtype(
@@ -125,6 +127,34 @@ def node_records(tree, term_kind, frozen_slot) -> np.ndarray:
     return rec
 
 
+EDGE_RECORD = np.dtype([("row", np.int64), ("c0", np.int32), ("n_act", np.uint16), ("player", np.uint8), ("round", np.uint8)])
+"""What a node's parent knows of the child at the end of each edge, one 16-byte record per edge
+(``child_list``'s order; kept for trees of :data:`PREFETCH_NODES` or more), so that the
+children's regret rows can be asked for before any child is visited: the child's row offset
+as last seen (``row``: -1 until a visit finds it allocated; a prefetch hint only, rows are
+always located through ``node_offset``), its first edge, its actions (0 at a terminal), and
+the player and round that pick its row."""
+
+
+def edge_records(tree, node_offset) -> np.ndarray:
+    """:data:`EDGE_RECORD` of every edge of ``tree``, the row hints from ``node_offset``."""
+    child = tree.child_list
+    n_act = np.diff(tree.child_start)
+    rec = np.zeros(len(child), EDGE_RECORD)
+    rec["c0"], rec["n_act"] = tree.child_start[:-1][child], n_act[child]
+    rec["player"] = np.where(tree.kind == DECISION, tree.player, 0)[child]
+    rec["round"] = tree.round[child]
+    rec["row"] = edge_rows(tree, node_offset)
+    return rec
+
+
+def edge_rows(tree, node_offset) -> np.ndarray:
+    """Each edge's row hint (see :data:`EDGE_RECORD`) from the offsets in ``node_offset``."""
+    child = tree.child_list
+    off = node_offset[tree.row_owner[child]].astype(np.int64)
+    return np.where(tree.kind[child] == DECISION, off, -1)
+
+
 @njit(cache=True, inline="always")
 def chance_child(tree, deals, node, d):
     """The child of public chance ``node`` that deal ``d`` leads to (its outcome at the node's level)."""
@@ -135,10 +165,16 @@ def chance_child(tree, deals, node, d):
 @njit(cache=True, inline="always")
 def outcome_child(child_list, edge_label, c0, n_act, outcome):
     """The child among ``child_list[c0 : c0 + n_act]`` whose edge is labelled ``outcome``."""
+    return child_list[outcome_edge(edge_label, c0, n_act, outcome)]
+
+
+@njit(cache=True, inline="always")
+def outcome_edge(edge_label, c0, n_act, outcome):
+    """The edge among ``c0 .. c0 + n_act - 1`` labelled ``outcome``."""
     for k in range(c0, c0 + n_act):
         if edge_label[k] == outcome:
-            return child_list[k]
-    return child_list[c0]  # unreachable for a consistent form (checked when compiled)
+            return k
+    return c0  # unreachable for a consistent form (checked when compiled)
 
 
 @njit(cache=True)
@@ -229,7 +265,7 @@ def update_strategy_exact(p, tree, node_offset, regrets, phi, weight, stack, rea
 
 
 @njit(cache=True, nogil=True)
-def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, tables, scratch, cfg, frozen, ro, fetch):
+def run_thread(thread, n_iters, t_start, cursor, tree, nodes, edges, term, deals, tables, scratch, cfg, frozen, ro, fetch):
     """Iterations of one thread: a traversal per player each (Algorithm 1, lines 8-19).
 
     Iteration ``i`` of the thread is global iteration ``t_start[thread] + i + 1`` and uses
@@ -291,13 +327,15 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
             # typed, not the literal 0: numba would also compile the leaves' callees
             # (rollout_value, contest_layers) for node Literal[int](0), never run (issue 36)
             node = np.int64(0)
+            via = np.int64(-1)  # the edge that led to node (-1: the root)
             pbit = 1 << p
             while True:
                 count += 1
                 rec = nodes[node]
                 kind = rec.kind
                 if kind == CHANCE:  # chance_child, with the record's fields
-                    node = outcome_child(child_list, edge_label, rec.c0, rec.n_act, public[d, rec.aux])
+                    via = outcome_edge(edge_label, rec.c0, rec.n_act, public[d, rec.aux])
+                    node = child_list[via]
                     continue
                 if kind != DECISION or rec.settled & pbit:
                     tk = rec.aux
@@ -326,7 +364,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                             k += 1
                         if k < n_act:
                             st_k[thread, top] = k
-                            node = child_list[nodes[nd].c0 + k]
+                            via = nodes[nd].c0 + k
+                            node = child_list[via]
                             break
                         # Lines 29-33 (lines 20-22 with pruning): value and regret update.
                         v = 0.0
@@ -362,7 +401,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                     # A frozen information set acts as chance for everyone (Algorithm 2, line 13).
                     j = frozen_slot[node]
                     state, u = splitmix(state)
-                    node = child_list[c0 + categorical(u, frozen_probs, frozen_start[j], n_act)]
+                    via = c0 + categorical(u, frozen_probs, frozen_start[j], n_act)
+                    node = child_list[via]
                     continue
                 owner = rec.owner
                 # Lazy allocation: a node's rows appear when it (or a node sharing them) is first reached.
@@ -386,15 +426,25 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                         dropped[thread] += 1
                 row = -1 if off < 0 else off + private[d, player, rnd] * n_act
                 if prefetching:
-                    # A large tree (cfg.prefetch): the children's records and row offsets are asked
-                    # for while this row comes in, so whichever child is next has its misses under
-                    # way (owners are the nodes themselves but for shared rows). Hold'em tiny spent
-                    # ~60% of the traversal waiting on record -> offset -> row, one after the other.
+                    # A large tree (cfg.prefetch): each child's record, and its regret row where an
+                    # earlier visit left the row's offset on the edge, else its row offset (or a
+                    # terminal's payoffs), and its own edges are asked for while this row comes in,
+                    # so whichever child is next has its misses under way. Hold'em tiny spent ~60%
+                    # of the traversal waiting on record -> offset -> row, one after the other.
+                    if via >= 0 and off >= 0 and edges[via].row != off:
+                        edges[via].row = off
                     for a in range(n_act):
                         child = child_list[c0 + a]
+                        e = edges[c0 + a]
                         prefetch(nodes, child)
-                        prefetch(node_offset, child)
-                        prefetch(payoff_flat, child * payoff_cols)
+                        if e.n_act == 0:
+                            prefetch(payoff_flat, child * payoff_cols)
+                        else:
+                            prefetch(edges, e.c0)
+                            if e.row >= 0:
+                                prefetch(regrets, e.row + private[d, e.player, e.round] * e.n_act)
+                            else:
+                                prefetch(node_offset, child)
                 # Regret matching (gamesolve.solve.kernels.regret_matching) is written out in this
                 # loop, with the same results: its sum shares the opponent's and the traverser's
                 # loops below. The opponent's draw is the shared rng.categorical (issue #35: with
@@ -435,7 +485,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                     while not st_expl[thread, top, k]:
                         k += 1
                     st_k[thread, top] = k
-                    node = child_list[c0 + k]
+                    via = c0 + k
+                    node = child_list[via]
                 else:
                     if cfg.accumulate_avg and row >= 0 and (not fetching or undo(fetch, thread, d, avg, row, n_act, 1, owner)):
                         # "Sampled" averaging (open-spiel's SIMPLE): the opponent's policy is
@@ -455,7 +506,8 @@ def run_thread(thread, n_iters, t_start, cursor, tree, nodes, term, deals, table
                         choice = categorical(u * total, regrets, row, n_act)
                     else:
                         choice = uniform_index(u, n_act)
-                    node = child_list[c0 + choice]
+                    via = c0 + choice
+                    node = child_list[via]
         if fetching and deferred[d] != 0:
             roll_back(fetch, thread, regrets, avg, tables.phi)
             count = count_before

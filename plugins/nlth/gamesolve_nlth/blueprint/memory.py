@@ -12,7 +12,8 @@ The model (docs/abstraction.md, "The blueprint's action abstraction and memory")
   (``pluribus``: the paper's 413,507,309 of 664,845,654 sequences; the small presets are
   assumed reached in full, an upper bound);
 * the tree as the trainer holds it: the factored form's arrays, the allocation offset per
-  node and the kernels' two int32 node stacks (one thread).
+  node, the kernels' two int32 node stacks (one thread) and the traversal's node and edge
+  records.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import attrs
 import psutil
 
+from gamesolve.solve.kernels.mccfr import EDGE_RECORD, NODE_RECORD, PREFETCH_NODES
 from gamesolve.solve.mccfr import default_capacity
 from gamesolve_nlth.betting.action_abstraction import action_abstraction
 from gamesolve_nlth.betting.betting_tree import TreeSize
@@ -31,14 +33,16 @@ AVERAGE_BYTES = 4  # float32 first-round average per first-round infoset-action
 STOP_FACTOR = 10  # `solve` stops counting a tree that alone would need 10x this machine's RAM
 
 
-def tree_bytes_per_node(players: int, wide_offsets: bool) -> int:
+def tree_bytes_per_node(players: int, wide_offsets: bool, prefetch: bool = True) -> int:
     """Bytes per public node of the tree in training: the factored form's node and edge arrays
     (kind, player, round, level, child start, row owner, terminal kind and row; child, label
     and class per edge: one edge per node but the root) and its per-player arrays (settled,
     settled value, payoff, contender), the allocation offset (int64 once the tables pass
-    2**31 entries) and two int32 traversal stacks."""
+    2**31 entries), two int32 traversal stacks, the traversal's node record and, in trees of
+    ``PREFETCH_NODES`` or more (``prefetch``), its edge record."""
     form = 1 + 4 + 4 + 4 + 4 + 4 + 1 + 4 + (4 + 8 + 1) + players * (1 + 8 + 8 + 1)
-    return form + (8 if wide_offsets else 4) + 2 * 4
+    records = NODE_RECORD.itemsize + (EDGE_RECORD.itemsize if prefetch else 0)
+    return form + (8 if wide_offsets else 4) + 2 * 4 + records
 
 
 @attrs.frozen
@@ -70,7 +74,7 @@ class MemoryEstimate:
         # the trainer's capacity (one thread), with rows of at most 16 actions (fold, call, all-in
         # and the paper's 13 open sizes): an upper bound
         wide = default_capacity(sum(self.infoset_actions), 16 * max(self.buckets), 1) >= 2**31 - 1
-        return self.tree.nodes * tree_bytes_per_node(self.players, wide)
+        return self.tree.nodes * tree_bytes_per_node(self.players, wide, self.tree.nodes >= PREFETCH_NODES)
 
     @property
     def total_bytes(self) -> int:
