@@ -95,9 +95,9 @@ records do not stay in cache: :data:`PREFETCH_NODES`)."""
 PREFETCH_NODES = 1 << 20
 """Trees of at least this many nodes (16 MiB of :data:`NODE_RECORD`) are traversed with
 prefetches (``Settings.prefetch``, :data:`EDGE_RECORD`): on hold'em ``small`` (9.6M nodes)
-they measured 1.19x (docs/benchmarks.md); on ``tiny`` (234k nodes since open limps left the
-tree, its tables in the processor's last-level cache) they were level within noise, on Leduc
-(240 nodes, all in cache) 0.90x."""
+they measured 1.19x (one thread; 1.25x with two, docs/benchmarks.md); ``tiny`` (234k nodes
+since open limps left the tree, its tables in the processor's last-level cache) runs about 1.07x
+faster without them, and Leduc (240 nodes, all in cache) measured 0.90x with them."""
 
 
 NODE_RECORD = np.dtype(
