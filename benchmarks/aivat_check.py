@@ -27,6 +27,7 @@ import json
 
 import numpy as np
 
+from gamesolve.evaluate.lbr import lbr_agent
 from gamesolve.evaluate.match import MatchError, make_agents, play_match
 from gamesolve.evaluate.statistics import win_rate
 from gamesolve.plugins import make_plugin_manager
@@ -70,13 +71,13 @@ def main() -> None:
         parser.error(f"{args.players} players need {args.players} agents, got {len(specs)}")
     try:
         agents, names = make_agents(host.agents, game, [spec if spec != "lbr" else "call" for spec in specs], args.seed, plugins=host.pm)
+        for i, spec in enumerate(specs):  # LBR answers the agents it plays, so it is built after them
+            if spec == "lbr":
+                others = [a for j, a in enumerate(agents) if specs[j] != "lbr"]
+                agents[i] = lbr_agent(host, game, others, seed=args.seed)
+                names[i] = "lbr"
     except (MatchError, RegistryError) as exc:
         parser.error(str(exc))
-    for i, spec in enumerate(specs):  # LBR answers the agents it plays, so it is built after them
-        if spec == "lbr":
-            others = [a for j, a in enumerate(agents) if specs[j] != "lbr"]
-            agents[i] = host.pm.hook.gamesolve_lbr_agent(game=game, opponents=others, options={}, seed=args.seed)
-            names[i] = "lbr"
     if args.own_hand:
         for agent in agents:
             if getattr(agent, "strategy_is_exact", True) and hasattr(agent, "range_probabilities"):

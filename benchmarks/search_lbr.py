@@ -28,6 +28,7 @@ import time
 
 import numpy as np
 
+from gamesolve.evaluate.lbr import lbr_agent
 from gamesolve.evaluate.match import make_agents, play_match
 from gamesolve.plugins import make_plugin_manager
 from gamesolve.progress import BarProgress
@@ -39,7 +40,7 @@ def lbr_per_deal(host, game, agent_text: str, hands: int, seed: int, workers: in
     averaged over the deal's seatings) and, with ``aivat``, LBR's AIVAT estimate per deal
     (minus the agent's, which exposes its strategy; else None)."""
     opponents, _ = make_agents(host.agents, game, [agent_text] * (game.num_players - 1), seed, plugins=host.pm)
-    lbr = host.pm.hook.gamesolve_lbr_agent(game=game, opponents=opponents, options={}, seed=seed)
+    lbr = lbr_agent(host, game, opponents, seed=seed)
     with BarProgress() as progress:
         result = play_match(game, [lbr] + opponents, hands, seed=seed, names=["lbr", agent_text], workers=workers,
                             progress=progress, aivat=aivat, plugins=host.pm)  # fmt: skip

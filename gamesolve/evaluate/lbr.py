@@ -46,17 +46,24 @@ class LBRResult:
         ]
 
 
-def run_lbr(host, game: Game, agent_text: str, hands: int, *, seed: int = 0, options: dict[str, str] | None = None,
-            workers: int = 1, progress=None) -> LBRResult:  # fmt: skip
-    """LBR against ``agent_text`` (``NAME[:KEY=VALUE...]``) in every other seat of ``game``."""
-    texts = [agent_text] * (game.num_players - 1)
-    opponents, _ = make_agents(host.agents, game, texts, seed, plugins=host.pm)
+def lbr_agent(host, game: Game, opponents: list, *, seed: int = 0, options: dict[str, str] | None = None):
+    """The game plugin's local best response against ``opponents`` (the agents in the other
+    seats); :class:`MatchError` for bad options or a game without one."""
     try:
         lbr = host.pm.hook.gamesolve_lbr_agent(game=game, opponents=opponents, options=dict(options or {}), seed=seed)
     except ValueError as exc:
         raise MatchError(f"lbr: {exc}") from None
     if lbr is None:
         raise MatchError(f"no plugin provides local best response for {game.name}")
+    return lbr
+
+
+def run_lbr(host, game: Game, agent_text: str, hands: int, *, seed: int = 0, options: dict[str, str] | None = None,
+            workers: int = 1, progress=None) -> LBRResult:  # fmt: skip
+    """LBR against ``agent_text`` (``NAME[:KEY=VALUE...]``) in every other seat of ``game``."""
+    texts = [agent_text] * (game.num_players - 1)
+    opponents, _ = make_agents(host.agents, game, texts, seed, plugins=host.pm)
+    lbr = lbr_agent(host, game, opponents, seed=seed, options=options)
     names = ["lbr"] + [f"{agent_text}#{i}" if len(texts) > 1 else agent_text for i in range(1, game.num_players)]
     result = play_match(game, [lbr] + opponents, hands, seed=seed, names=names, progress=progress, workers=workers)
     row = result.agents[0]
