@@ -3,20 +3,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+
+from tests.benchmark_scripts import benchmark_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def check_docs():
-    spec = importlib.util.spec_from_file_location("check_docs", ROOT / "benchmarks" / "check_docs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("check_docs")
 
 
 def test_every_figure_in_the_benchmarks_document_has_a_command(check_docs):

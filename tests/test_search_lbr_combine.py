@@ -3,18 +3,15 @@ of the same two agents (docs/search.md, "Strength (heads-up)")."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "search_lbr.py"
-_spec = importlib.util.spec_from_file_location("search_lbr", _PATH)
-search_lbr = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(search_lbr)
+from tests.benchmark_scripts import BENCHMARKS, benchmark_script
+
+search_lbr = benchmark_script("search_lbr")
 
 
 def _run(blueprint: list[float], search: list[float], agent: str = "search:store=bp:seconds=0") -> dict:
@@ -48,7 +45,7 @@ def test_a_missing_or_damaged_run_file_stops_with_one_line_naming_it(tmp_path, t
 
 def test_design_3_reports_its_recorded_result():
     """docs/search.md, "Design 3": the seeds finished by the declared cut, pooled."""
-    results = _PATH.parent.parent / "docs" / "results" / "lbr-hu3"
+    results = BENCHMARKS.parent / "docs" / "results" / "lbr-hu3"
     files = sorted(results.glob("seed-*.json"), key=lambda p: int(p.stem.split("-")[1]))
     assert [int(p.stem.split("-")[1]) for p in files] == list(range(101, 118))
     result = search_lbr.combine([json.loads(p.read_text()) for p in files], [p.name for p in files])

@@ -3,17 +3,15 @@ declared seed is in, and only over runs on the same blueprint (docs/search.md)."
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
 
 import pytest
 
-_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "strength6.py"
-_spec = importlib.util.spec_from_file_location("strength6", _PATH)
-strength6 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(strength6)
+from tests.benchmark_scripts import benchmark_script
+
+strength6 = benchmark_script("strength6")
 DESIGN = strength6.DESIGNS[strength6.LATEST]
 
 

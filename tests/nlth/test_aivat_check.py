@@ -3,19 +3,14 @@ figures the match reports (docs/evaluation.md, "Checked for bias at scale")."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from gamesolve.evaluate.match import make_agents, play_match
 from gamesolve_nlth.state import NLTHGame
+from tests.benchmark_scripts import benchmark_script
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "aivat_check.py"
-_spec = importlib.util.spec_from_file_location("aivat_check", _PATH)
-aivat_check = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(aivat_check)
+aivat_check = benchmark_script("aivat_check")
 
 
 @pytest.fixture(scope="module")
