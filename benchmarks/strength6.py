@@ -4,8 +4,8 @@ seed at a time so that the runs can be spread over several sessions and machines
 analysed once, when every declared seed is in. Each design (``DESIGNS``) was fixed before its
 first run; ``--design`` picks one (default: the latest).
 
-    python benchmarks/strength6.py run --store bp6-it20m --seed 61
-    python benchmarks/strength6.py replay --store bp6-it20m --seed 61
+    python benchmarks/strength6.py run --store bp6-it20m --seed 71
+    python benchmarks/strength6.py replay --store bp6-it20m --seed 71
     python benchmarks/strength6.py report
     python benchmarks/strength6.py report --design 1
 
@@ -13,8 +13,8 @@ first run; ``--design`` picks one (default: the latest).
 ``docs/results/strength6-D/seed-S.json``: the match's ``--json`` summary, the command, the
 commit and code trees that played, and the SHA-256 of the blueprint's arrays, so that only
 runs of the same code on the same bits are pooled. Designs 1 and 2 cap iterations, so every
-hand is the same on any machine and at any load. Design 3 plays the agent's default, a time
-budget: its search agent logs each solve's iterations (``record=``, beside the record as
+hand is the same on any machine and at any load. Designs 3 and 4 play the agent's default, a
+time budget: its search agent logs each solve's iterations (``record=``, beside the record as
 ``seed-S.solves.jsonl``), and ``replay`` plays the seed again with each solve stopped at the
 logged iterations (``replay=``, no clock) and checks that every agent's result equals the
 record's. ``report``
@@ -65,6 +65,8 @@ DESIGNS = {
               RESULTS / "strength6-2"),
     # 2026-11-30 (docs/search.md, design 3): the agent's defaults (DCFR, 5 s a decision), solves logged.
     3: Design(tuple(range(61, 71)), 3000, "", RESULTS / "strength6-3", solve_log=True, looks=3),
+    # 2026-12-01 (docs/search.md, design 4): design 3's agent and blueprint, thirty seeds (its power).
+    4: Design(tuple(range(71, 101)), 3000, "", RESULTS / "strength6-4", solve_log=True, looks=4),
 }
 LATEST = max(DESIGNS)
 BLUEPRINT_COMMAND = ("gamesolve solve --game nlth --preset small --iterations 20000000 --threads 1 --seed 0 "

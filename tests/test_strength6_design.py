@@ -111,6 +111,14 @@ def test_the_second_design_reports_its_recorded_result():
     assert result["met"] is True
 
 
+def test_the_third_design_reports_its_recorded_result():
+    result = strength6.report(strength6.DESIGNS[3], strength6.DESIGNS[3].results)
+    assert result["seeds_done"] == list(range(61, 71))
+    assert result["aivat"]["mbb_per_game"] == pytest.approx(75, abs=0.5)
+    assert result["aivat"]["se"] == pytest.approx(70, abs=0.5)
+    assert result["met"] is False
+
+
 def test_the_time_budgeted_design_logs_its_solves_beside_the_record(tmp_path):
     command = strength6.match_command(DESIGN, "bp", 61, 2, f"record={tmp_path / 'seed-61.solves.part'}")
     agents = command[command.index("--agents") + 1].split(",")
@@ -177,10 +185,11 @@ def test_the_blueprint_digest_sees_a_changed_probability(tmp_path):
 
 
 def test_a_later_design_also_reports_the_bonferroni_level_over_the_designs(tmp_path):
-    aivats = [120.0] * len(DESIGN.seeds)  # one-sided p about 0.029 pooled: under 0.05, over 0.05 / 3
+    se = 200.0 / math.sqrt(len(DESIGN.seeds))
+    aivats = [2.0 * se] * len(DESIGN.seeds)  # one-sided p 0.023 pooled: under 0.05, over 0.05 / 4
     _write(tmp_path, [_record(s, 0.0, a, se=200.0) for s, a in zip(DESIGN.seeds, aivats)])
     result = strength6.report(DESIGN, tmp_path)
-    assert DESIGN.looks == 3
+    assert DESIGN.looks == 4
     assert result["met"] is True and result["met_bonferroni"] is False
 
 
