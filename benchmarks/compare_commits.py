@@ -9,6 +9,13 @@ compiler's form) with its defaults, one thread, the same iterations, alternating
 machine noise hits both alike), each in its own process with its own numba cache. Prints
 iterations per CPU second per round and the median ratio.
 
+``--actions TOML`` trains both trees on that action abstraction instead of the preset's: the
+same betting tree where a preset's changed between the commits (``tiny`` lost its open limps
+after 54ab216; ``benchmarks/tiny_with_limps.toml`` is the tree it had). The probe refuses two
+trees of different sizes.
+
+    python benchmarks/compare_commits.py --base 54ab216 --actions benchmarks/tiny_with_limps.toml --iterations 2000000
+
     python benchmarks/compare_commits.py --what tabular --game leduc|liars_dice --iterations 3000 [--base REV]
 
 times tabular CFR+ on the explicit tree instead of MCCFR.
@@ -70,7 +77,11 @@ if game == "nlth":
         from gamesolve_nlth.blueprint.form import nlth_form as build
     except ImportError:  # commits before the factored form
         from gamesolve_nlth.blueprint.poker_tree import nlth_poker_tree as build
-    form = build(NLTHGame(players=6), blueprint_preset(sys.argv[1]))
+    preset = blueprint_preset(sys.argv[1])
+    if sys.argv[5]:  # --actions: one betting tree for both commits where the preset's changed
+        import attrs
+        preset = attrs.evolve(preset, actions=sys.argv[5])
+    form = build(NLTHGame(players=6), preset)
 elif game == "leduc":
     from gamesolve_leduc import LeducGame
     from gamesolve_leduc.poker_form import leduc_form
@@ -90,7 +101,7 @@ it0 = trainer.counters.iteration
 clock = time.process_time if threads == 1 else time.perf_counter
 started = clock()
 trainer.run(iterations=int(sys.argv[2]))
-print(json.dumps({"rate": (trainer.counters.iteration - it0) / (clock() - started)}))
+print(json.dumps({"rate": (trainer.counters.iteration - it0) / (clock() - started), "nodes": int(len(form.node_kind))}))
 """
 
 
@@ -230,7 +241,14 @@ def main() -> None:
     parser.add_argument("--street", choices=("river", "turn", "flop"), default="turn", help="--what spot: the street")
     parser.add_argument("--threads", type=int, default=None,
                         help="solver threads (--what spot: default 2; --what mccfr: default 1, rates per CPU second, else per wall second)")
+    parser.add_argument("--actions", type=Path, default=None,
+                        help="--what mccfr --game nlth: an action abstraction TOML both trees train on instead of the "
+                             "preset's (the same betting tree where the preset's changed between the commits)")
     args = parser.parse_args()
+    if args.actions and (args.what, args.game) != ("mccfr", "nlth"):
+        parser.error("--actions applies to --what mccfr --game nlth")
+    if args.actions and not args.actions.is_file():
+        parser.error(f"--actions: no file {args.actions}")
     if args.what == "tabular" and args.game == "nlth":
         parser.error("--what tabular runs on --game leduc or liars_dice")
     if args.what == "core-search" and args.game not in CORE_SEARCH_BLUEPRINTS:
@@ -238,7 +256,8 @@ def main() -> None:
     if args.what != "core-search" and args.game == "kuhn":
         parser.error("--game kuhn runs with --what core-search only")
     probe, probe_args = {
-        "mccfr": (PROBE, [args.preset, str(args.iterations), args.game, str(args.threads or 1)]),
+        "mccfr": (PROBE, [args.preset, str(args.iterations), args.game, str(args.threads or 1),
+                          str(args.actions.resolve()) if args.actions else ""]),
         "tabular": (TABULAR_PROBE, [args.game, str(args.iterations)]),
         "spot": (SPOT_PROBE, [args.street, str(args.threads or 2)]),
         "abstraction": (ABSTRACTION_PROBE, [args.preset, str(args.threads or 2)]),
@@ -287,10 +306,14 @@ def main() -> None:
                     for name, row in ((args.base, old), ("this checkout", new)):
                         print(f"| {r + 1} | {name} | {row['cpu_seconds']:.2f} | {row['searches']} | {row['exploitability']!r} |", flush=True)
                 else:
+                    if old.get("nodes", new.get("nodes")) != new.get("nodes"):
+                        raise SystemExit(f"the trees train different games: {old['nodes']:,} and {new['nodes']:,} nodes")
                     print(f"| {r + 1} | {old['rate']:,.0f} | {new['rate']:,.0f} | {new['rate'] / old['rate']:.3f} |", flush=True)
             what = {"spot": "speed (1 / solver seconds)", "search": "speed (1 / median seconds per searched decision)",
                     "core-search": "speed (1 / processor seconds)"}.get(args.what, "rate")  # fmt: skip
             print(f"\nmedian {what} ratio (this checkout / {args.base}): {statistics.median(ratios):.3f}")
+            if args.what == "mccfr":
+                print(f"both trees trained the same game: {new['nodes']:,} public nodes")
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], capture_output=True)
 
