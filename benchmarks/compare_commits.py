@@ -247,8 +247,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.actions and (args.what, args.game) != ("mccfr", "nlth"):
         parser.error("--actions applies to --what mccfr --game nlth")
-    if args.actions and not args.actions.is_file():
-        parser.error(f"--actions: no file {args.actions}")
+    if args.actions:
+        from gamesolve_nlth.betting.action_abstraction import AbstractionError, action_abstraction
+
+        try:  # refused here in one line, before a worktree is made and a probe fails in it
+            action_abstraction(str(args.actions))
+        except AbstractionError as exc:
+            parser.error(f"--actions: {exc}")
     if args.what == "tabular" and args.game == "nlth":
         parser.error("--what tabular runs on --game leduc or liars_dice")
     if args.what == "core-search" and args.game not in CORE_SEARCH_BLUEPRINTS:
@@ -306,7 +311,7 @@ def main() -> None:
                     for name, row in ((args.base, old), ("this checkout", new)):
                         print(f"| {r + 1} | {name} | {row['cpu_seconds']:.2f} | {row['searches']} | {row['exploitability']!r} |", flush=True)
                 else:
-                    if old.get("nodes", new.get("nodes")) != new.get("nodes"):
+                    if old["nodes"] != new["nodes"]:
                         raise SystemExit(f"the trees train different games: {old['nodes']:,} and {new['nodes']:,} nodes")
                     print(f"| {r + 1} | {old['rate']:,.0f} | {new['rate']:,.0f} | {new['rate'] / old['rate']:.3f} |", flush=True)
             what = {"spot": "speed (1 / solver seconds)", "search": "speed (1 / median seconds per searched decision)",
