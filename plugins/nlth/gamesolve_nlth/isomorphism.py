@@ -158,17 +158,30 @@ def index_row(cards, row, t, scratch):
             # unsigned indices: numba then skips its negative-index wraparound code
             scratch[np.uint64(s)] += _NCR13_FLAT[np.uint64(reduced * 16 + j)] * weight
         used |= x
-        # popcount of each 16-bit lane (the suits' card counts this round); lanes never carry
-        x = x - ((x >> 1) & 0x5555555555555555)
-        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-        x = (x + (x >> 8)) & 0x00FF00FF00FF00FF
-        code = code * t.radix[i] + x  # lane codes stay below 2**16 (at most 7 cards)
+        code = code * t.radix[i] + lane_counts(x)  # lane codes stay below 2**16 (at most 7 cards)
         start = stop
-    k0 = scratch[0] | ((code & 0xFFFF) << _IDX_BITS)
-    k1 = scratch[1] | (((code >> 16) & 0xFFFF) << _IDX_BITS)
-    k2 = scratch[2] | (((code >> 32) & 0xFFFF) << _IDX_BITS)
-    k3 = scratch[3] | (((code >> 48) & 0xFFFF) << _IDX_BITS)
+    return index_of_suits(scratch[0], scratch[1], scratch[2], scratch[3], code, t)
+
+
+@njit(cache=True, inline="always")
+def lane_counts(x):
+    """The number of set bits in each 16-bit lane of ``x`` (a round's cards per suit, from its
+    four rank masks), in the same lanes: lanes never carry."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x + (x >> 8)) & 0x00FF00FF00FF00FF
+
+
+@njit(cache=True, inline="always")
+def index_of_suits(rank0, rank1, rank2, rank3, code, t):
+    """The index of a hand from its four suits' ranks (suit-sequence ranks, step 1 of the
+    module's text) and their shape codes (16-bit lanes of ``code``, suit 0 lowest): steps 2
+    and 3 of the text. -1 for an impossible configuration (a repeated card)."""
+    k0 = rank0 | ((code & 0xFFFF) << _IDX_BITS)
+    k1 = rank1 | (((code >> 16) & 0xFFFF) << _IDX_BITS)
+    k2 = rank2 | (((code >> 32) & 0xFFFF) << _IDX_BITS)
+    k3 = rank3 | (((code >> 48) & 0xFFFF) << _IDX_BITS)
     # sort the four suit keys descending (min/max network: compiles to branch-free selects)
     k0, k1 = max(k0, k1), min(k0, k1)
     k2, k3 = max(k2, k3), min(k2, k3)

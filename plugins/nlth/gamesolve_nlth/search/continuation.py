@@ -18,7 +18,8 @@ from numba import njit
 
 from gamesolve.game.rollout import Rollout, make_rollout
 from gamesolve.store.zarr_io import open_group
-from gamesolve_nlth.evaluator import evaluate7
+from gamesolve_nlth.board_index import WORK_ROWS, board_setup, index_streets
+from gamesolve_nlth.evaluator import CARD_KEY, board_key, board_suit_ranks, evaluate_with_board
 from gamesolve_nlth.isomorphism import HandIndexer, index_row
 
 
@@ -72,22 +73,25 @@ def blueprint_buckets(private, full, seats, tree_seat, t_pre, t_flop, t_turn, t_
     """For each deal ``i``: the bucket of every seat in the hand in each round
     (``cont[i, tree seat, r]``) and its 7-card rank (``cont_strength[i, tree seat]``), from its
     hole cards (``private[i, seat, 0]``: a hand index into ``holes``) and the whole board ``full[i]``."""
-    hand = np.empty((1, 7), np.int64)
+    work = np.zeros((WORK_ROWS, 5), np.int64)
+    suit_ranks = np.empty(4, np.int64)
+    pre = np.empty((1, 2), np.int64)
     scratch = np.empty(4, np.int64)
     for i in range(private.shape[0]):
-        for j in range(5):
-            hand[0, 2 + j] = full[i, j]
+        board_setup(full[i], 0, work)  # the board's part of every seat's indices, once a deal
+        key5 = board_key(full[i, 0], full[i, 1], full[i, 2], full[i, 3], full[i, 4])
+        board_suit_ranks(full[i, 0], full[i, 1], full[i, 2], full[i, 3], full[i, 4], suit_ranks)
         for seat in seats:
-            h = private[i, seat, 0]
-            a, b = _hole(h)
-            hand[0, 0] = a
-            hand[0, 1] = b
+            a, b = _hole(private[i, seat, 0])
+            pre[0, 0] = a
+            pre[0, 1] = b
             t = tree_seat[seat]
-            cont[i, t, 0] = index_row(hand[:, :2], 0, t_pre, scratch)
-            cont[i, t, 1] = flop_table[index_row(hand[:, :5], 0, t_flop, scratch)]
-            cont[i, t, 2] = turn_table[index_row(hand[:, :6], 0, t_turn, scratch)]
-            cont[i, t, 3] = river_table[index_row(hand, 0, t_river, scratch)]
-            cont_strength[i, t] = evaluate7(hand[0, 0], hand[0, 1], hand[0, 2], hand[0, 3], hand[0, 4], hand[0, 5], hand[0, 6])
+            flop, turn, river = index_streets(a, b, work, t_flop, t_turn, t_river)
+            cont[i, t, 0] = index_row(pre, 0, t_pre, scratch)
+            cont[i, t, 1] = flop_table[flop]
+            cont[i, t, 2] = turn_table[turn]
+            cont[i, t, 3] = river_table[river]
+            cont_strength[i, t] = evaluate_with_board(key5, suit_ranks, CARD_KEY[a] + CARD_KEY[b], a, b)
 
 
 @njit(cache=True, inline="always")
